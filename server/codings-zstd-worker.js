@@ -1,0 +1,97 @@
+'use strict';
+// Worker-thread side of the zstd engine. zstd-napi only exposes synchronous
+// (de)compression, which must never run on the server's event loop, so every
+// zstd call happens here. Protocol (one reply per request, matched by id):
+//   { id, op: 'compress', level, input }        -> { id, output }
+//   { id, op: 'decompress', input }             -> { id, output }
+//   { id, op: 'write', session, level, input }  -> { id, output }  (opens the session on first use)
+//   { id, op: 'end', session, level }           -> { id, output }  (closes the session)
+//   { op: 'free', session }                     -> no reply         (abandons the session)
+// Errors come back as { id, error: { message, code } }.
+
+const { parentPort } = require('node:worker_threads');
+const { Compressor, Decompressor } = require('zstd-napi');
+const binding = require('zstd-napi/binding');
+
+const OUT_CHUNK = binding.cStreamOutSize();
+// Contexts hold several MiB of tables at high levels; reusing a few avoids
+// reallocating them for every streamed response.
+const MAX_IDLE_CONTEXTS = 4;
+
+const compressor = new Compressor();
+const decompressor = new Decompressor();
+const sessions = new Map();
+const idleContexts = [];
+
+function openSession(session, level) {
+  let cctx = sessions.get(session);
+  if (cctx) return cctx;
+  cctx = idleContexts.pop() || new binding.CCtx();
+  cctx.setParameter(binding.CParameter.compressionLevel, level);
+  sessions.set(session, cctx);
+  return cctx;
+}
+
+function closeSession(session) {
+  const cctx = sessions.get(session);
+  if (!cctx) return;
+  sessions.delete(session);
+  cctx.reset(binding.ResetDirective.sessionAndParameters);
+  if (idleContexts.length < MAX_IDLE_CONTEXTS) idleContexts.push(cctx);
+}
+
+/** Feeds `input` through a streaming context and returns everything it produced. */
+function streamStep(cctx, input, endOp) {
+  const parts = [];
+  let src = input;
+  for (;;) {
+    const dst = Buffer.allocUnsafe(OUT_CHUNK);
+    const [remaining, produced, consumed] = cctx.compressStream2(dst, src, endOp);
+    if (produced > 0) parts.push(dst.subarray(0, produced));
+    src = src.subarray(consumed);
+    const drained = endOp === binding.EndDirective.continue ? produced < dst.length : remaining === 0;
+    if (src.length === 0 && drained) break;
+  }
+  return Buffer.concat(parts);
+}
+
+function handle(msg) {
+  switch (msg.op) {
+    case 'compress':
+      compressor.setParameters({ compressionLevel: msg.level });
+      return compressor.compress(msg.input);
+    case 'decompress':
+      return decompressor.decompress(msg.input);
+    case 'write':
+      return streamStep(openSession(msg.session, msg.level), msg.input, binding.EndDirective.continue);
+    case 'end': {
+      const output = streamStep(openSession(msg.session, msg.level), Buffer.alloc(0), binding.EndDirective.end);
+      closeSession(msg.session);
+      return output;
+    }
+    default:
+      throw Object.assign(new Error(`unknown zstd worker op ${msg.op}`), { code: 'ERR_ZSTD_WORKER_OP' });
+  }
+}
+
+/** An exactly sized view whose ArrayBuffer can be transferred: never a slice of a shared Buffer pool. */
+function transferable(buf) {
+  if (buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength) return buf;
+  const out = new Uint8Array(buf.length);
+  out.set(buf);
+  return out;
+}
+
+parentPort.on('message', (msg) => {
+  if (msg.op === 'free') {
+    closeSession(msg.session);
+    return;
+  }
+  try {
+    const output = transferable(handle(msg));
+    parentPort.postMessage({ id: msg.id, output }, [output.buffer]);
+  } catch (err) {
+    if (msg.session !== undefined) closeSession(msg.session);
+    parentPort.postMessage({ id: msg.id, error: { message: err.message, code: err.code || 'ERR_ZSTD' } });
+  }
+});
