@@ -1,0 +1,138 @@
+'use strict';
+// The files the server benchmark serves, built from real text and code that
+// `npm install` puts in node_modules (so every clone gets the same bytes):
+//   index.html  ~3.5 KB page rendered from the negotiator README
+//   app.js      ~200 KB of concatenated node-forge sources
+//   style.css   ~40 KB of Playwright's HTML report stylesheet
+//   icon.png    an already-compressed 400x400 PNG
+// Two roots: "variants" with the project's precompressed .br/.gz/.zst/.lzma
+// files next to each original, "plain" with the originals only (on-the-fly).
+const fs = require('node:fs/promises');
+const path = require('node:path');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const MODULES = path.join(REPO, 'node_modules');
+
+const FILES = {
+  html: { name: 'index.html', compressible: true, build: buildHtml },
+  js: { name: 'app.js', compressible: true, build: buildJs },
+  css: { name: 'style.css', compressible: true, build: buildCss },
+  image: { name: 'icon.png', compressible: false, build: () => readSource('playwright-core/lib/server/chromium/appIcon.png') },
+};
+
+async function readSource(rel) {
+  try {
+    return await fs.readFile(path.join(MODULES, rel));
+  } catch (err) {
+    throw Object.assign(new Error(`corpus source node_modules/${rel} is missing (${err.code}); run npm install`),
+      { code: 'ECORPUSSOURCE' });
+  }
+}
+
+const escapeHtml = (s) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]);
+
+// Markdown to HTML elements: enough of it for a README's headings, prose
+// and code fences (badges and link references are dropped).
+function markdownBlocks(md) {
+  const inline = (t) => escapeHtml(t).replace(/`([^`]+)`/g, '<code>$1</code>');
+  const blocks = [];
+  let para = [];
+  let code = null;
+  const endPara = () => {
+    const text = para.join(' ').trim();
+    para = [];
+    if (text && !/^\[!\[|^\[[^\]]+\]:/.test(text)) blocks.push(`<p>${inline(text)}</p>`);
+  };
+  for (const line of md.split('\n')) {
+    if (code !== null) {
+      if (line.startsWith('```')) {
+        blocks.push(`<pre><code>${escapeHtml(code.join('\n'))}</code></pre>`);
+        code = null;
+      } else code.push(line);
+      continue;
+    }
+    const heading = /^(#{1,5})\s+(.*)$/.exec(line);
+    if (line.startsWith('```') || heading || !line.trim()) endPara();
+    if (line.startsWith('```')) code = [];
+    else if (heading) {
+      const level = Math.min(6, heading[1].length + 1);
+      blocks.push(`<h${level}>${inline(heading[2])}</h${level}>`);
+    } else if (line.trim()) para.push(line.trim());
+  }
+  endPara();
+  return blocks;
+}
+
+async function buildHtml() {
+  const TARGET = 3500;
+  const head = '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+    + '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+    + '<title>negotiator: HTTP content negotiation</title>\n<link rel="stylesheet" href="/style.css">\n</head>\n'
+    + '<body>\n<header><nav><a href="/">Home</a> <a href="/docs/">Docs</a> <a href="/api/">API</a></nav></header>\n<main>\n';
+  const tail = '</main>\n<footer><p>Text from the negotiator README (MIT licence).</p></footer>\n'
+    + '<script src="/app.js" defer></script>\n</body>\n</html>\n';
+  let body = '';
+  for (const block of markdownBlocks((await readSource('negotiator/README.md')).toString('utf8'))) {
+    if (Buffer.byteLength(head + body + block + tail) > TARGET) break;
+    body += `${block}\n`;
+  }
+  return Buffer.from(head + body + tail);
+}
+
+async function buildJs() {
+  const TARGET = 200 * 1024;
+  const dir = path.join(MODULES, 'node-forge', 'lib');
+  const names = (await fs.readdir(dir)).filter((n) => n.endsWith('.js')).sort();
+  const parts = [];
+  let size = 0;
+  // Whole files only, skipping any that would overshoot the target by much.
+  for (const name of names) {
+    const src = await fs.readFile(path.join(dir, name));
+    if (size + src.length > TARGET * 1.02) continue;
+    parts.push(Buffer.from(`\n/* node-forge/lib/${name} */\n`), src);
+    size += src.length;
+    if (size > TARGET * 0.98) break;
+  }
+  return Buffer.concat(parts);
+}
+
+// The stylesheet is minified onto one line: cut it at the last top-level rule
+// that ends before the target size so the result is still valid CSS.
+async function buildCss() {
+  const TARGET = 40 * 1024;
+  const css = (await readSource('playwright-core/lib/vite/htmlReport/report.css')).toString('utf8');
+  let depth = 0;
+  let cut = 0;
+  for (let i = 0; i < css.length && i < TARGET; i++) {
+    if (css[i] === '{') depth++;
+    else if (css[i] === '}' && --depth === 0) cut = i + 1;
+  }
+  return Buffer.from(`${css.slice(0, cut)}\n`);
+}
+
+// precompress(dir) must write the variants next to the originals in dir.
+async function buildCorpus(tmpDir, { precompress }) {
+  const roots = { variants: path.join(tmpDir, 'variants'), plain: path.join(tmpDir, 'plain') };
+  await Promise.all(Object.values(roots).map((d) => fs.mkdir(d, { recursive: true })));
+  const files = {};
+  for (const [key, spec] of Object.entries(FILES)) {
+    const bytes = await spec.build();
+    await Promise.all(Object.values(roots).map((d) => fs.writeFile(path.join(d, spec.name), bytes)));
+    files[key] = { key, name: spec.name, compressible: spec.compressible, bytes };
+  }
+  await precompress(roots.variants);
+  return { roots, files };
+}
+
+// Size of the precompressed variant the variants root holds for a coding.
+const VARIANT_SUFFIX = { br: '.br', gzip: '.gz', zstd: '.zst', lzma: '.lzma' };
+async function variantSize(root, name, coding) {
+  if (!VARIANT_SUFFIX[coding]) return null;
+  try {
+    return (await fs.stat(path.join(root, name + VARIANT_SUFFIX[coding]))).size;
+  } catch {
+    return null;
+  }
+}
+
+module.exports = { buildCorpus, variantSize, FILE_KEYS: Object.keys(FILES), FILES };

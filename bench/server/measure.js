@@ -1,0 +1,83 @@
+'use strict';
+// One run of one row: a freshly started server, optional warm-up, the
+// measured load, a sample response checked against the source bytes, and the
+// server's memory and CPU over the run.
+const { ProcessGroupSampler } = require('../lib/proc-sampler');
+const { fetchSample } = require('../lib/fetch-sample');
+const { decodeBody } = require('../lib/decode-body');
+const { startProjectServer } = require('./project-server');
+const { startNginx } = require('./nginx');
+const { runLoad } = require('./load-clients');
+const { variantSize } = require('./corpus');
+const { SERVERS, MODES } = require('./plan');
+
+const SERVER_CORE = 0;
+const CLIENT_CORE = 1;
+
+function startServer(row, ctx) {
+  const spec = SERVERS[row.server];
+  const root = ctx.corpus.roots[MODES[row.mode].root];
+  const pin = (cmd, args) => ctx.pinning.wrap(SERVER_CORE, cmd, args);
+  const common = { root, workers: spec.workers, cert: ctx.tls.cert, key: ctx.tls.key, pin };
+  return spec.impl === 'nginx'
+    ? startNginx({ ...common, tmpDir: ctx.tmpDir })
+    : startProjectServer({ ...common, serverDir: ctx.serverDir, brotliEngine: spec.brotliEngine });
+}
+
+// What the response should be: the coding asked for, except for files that
+// are not worth compressing; precompressed rows must send the variant itself.
+async function checkSample(row, ctx, url) {
+  const file = ctx.corpus.files[row.file];
+  const res = await fetchSample(url + file.name, { protocol: row.protocol, acceptEncoding: row.coding });
+  const encoding = res.headers['content-encoding'] || 'identity';
+  const expected = file.compressible ? row.coding : 'identity';
+  const sample = { status: Number(res.status), contentEncoding: encoding, bytes: res.body.length, ok: false, problem: null };
+  if (sample.status !== 200) sample.problem = `status ${sample.status}`;
+  else if (encoding !== expected) sample.problem = `content-encoding ${encoding}, expected ${expected}`;
+  else if (!(await decodeBody(encoding, res.body)).equals(file.bytes)) sample.problem = 'decoded body differs from the source file';
+  else if (row.mode === 'static' && expected !== 'identity') {
+    const size = await variantSize(ctx.corpus.roots.variants, file.name, expected);
+    if (size !== res.body.length) sample.problem = `body is ${res.body.length} B but the precompressed variant is ${size} B`;
+  }
+  sample.ok = sample.problem === null;
+  return sample;
+}
+
+async function measureRun(row, ctx) {
+  const server = await startServer(row, ctx);
+  const sampler = new ProcessGroupSampler(server.pgid).start();
+  let result;
+  let cpuSeconds;
+  let sample;
+  let usage;
+  try {
+    const clientPin = (cmd, args) => ctx.pinning.wrap(CLIENT_CORE, cmd, args);
+    const load = { url: server.url + ctx.corpus.files[row.file].name, acceptEncoding: row.coding, pin: clientPin, tmpDir: ctx.tmpDir };
+    // A warm-up whose client hung at the end still warmed the server up.
+    if (MODES[row.mode].warmUp) {
+      await runLoad(row.protocol, { ...load, durationS: ctx.warmUpS }).catch((err) => {
+        if (err.code !== 'EH2LOADHANG') throw err;
+      });
+    }
+    const before = await sampler.snapshot();
+    result = await runLoad(row.protocol, { ...load, durationS: ctx.durationS });
+    cpuSeconds = (await sampler.snapshot()).cpuSeconds - before.cpuSeconds;
+    // After the load, so that cold rows really start cold.
+    sample = await checkSample(row, ctx, server.url);
+  } finally {
+    // Read while the server is alive: VmHWM disappears with the process.
+    usage = await sampler.stop();
+    await server.stop();
+  }
+  return {
+    ...result,
+    cpuSeconds,
+    cpuUsPerRequest: result.requests > 0 ? (cpuSeconds * 1e6) / result.requests : null,
+    peakRssBytes: usage.peakRssBytes,
+    peakConcurrentRssBytes: usage.peakConcurrentRssBytes,
+    processes: usage.processes,
+    sample,
+  };
+}
+
+module.exports = { measureRun, SERVER_CORE, CLIENT_CORE };

@@ -1,0 +1,31 @@
+'use strict';
+// The project's server (node server/ CLI) started on port 0 for one run; it
+// prints its URL when it is ready to accept connections. Log level "error":
+// "silent" would also suppress that line, "info" would add an access log.
+const { spawnGroup, stopGroup, waitForLine } = require('../lib/process-group');
+
+async function startProjectServer({ serverDir, root, workers, brotliEngine, cert, key, pin }) {
+  const args = [serverDir, '--root', root, '--port', '0', '--host', '127.0.0.1', '--log-level', 'error',
+    '--cert', cert, '--key', key];
+  if (workers > 1) args.push('--workers', String(workers));
+  if (brotliEngine) args.push('--brotli-engine', brotliEngine);
+  const [cmd, cmdArgs] = pin(process.execPath, args);
+  const child = spawnGroup(cmd, cmdArgs);
+  let line;
+  try {
+    line = await waitForLine(child, /https:\/\//, { what: 'server', timeoutMs: 20000 });
+  } catch (err) {
+    await stopGroup(child);
+    throw err;
+  }
+  child.stdout.resume();
+  child.stderr.resume();
+  const url = new URL(/https:\/\/\S+/.exec(line)[0]);
+  return {
+    url: `https://127.0.0.1:${url.port}/`,
+    pgid: child.pid,
+    stop: () => stopGroup(child),
+  };
+}
+
+module.exports = { startProjectServer };
