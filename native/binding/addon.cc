@@ -1,6 +1,16 @@
-// N-API binding of the C core (placeholder until the codec binding lands).
+// N-API entry point: the C core's Huffman coder, encoder and decoder.
 #include <napi.h>
 
-static Napi::Object Init(Napi::Env env, Napi::Object exports) { return exports; }
+#include "decoder_wrap.h"
+#include "encoder_wrap.h"
+#include "huffman_wrap.h"
+
+static Napi::Object Init(Napi::Env env, Napi::Object exports)
+{
+    exports.Set("huffman", InitHuffman(env));
+    exports.Set("Encoder", InitEncoder(env));
+    exports.Set("Decoder", InitDecoder(env));
+    return exports;
+}
 
 NODE_API_MODULE(hpack, Init)

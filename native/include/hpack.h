@@ -59,6 +59,129 @@ ssize_t hpack_huffman_encode_bytewise(const uint8_t *src, size_t len, uint8_t *d
 /* ---- Codec (integers, strings, tables, encoder, decoder) ------------------ */
 /* HPACK_CODEC_API: declared below by the codec. */
 
+/* One header field. For the encoder, the strings are the caller's bytes (header
+ * names must already be lower case, as HTTP/2 requires). For the decoder, the
+ * pointers are valid only until the callback returns: they point into the input
+ * block, the dynamic table or the decoder's scratch space, so nothing is copied
+ * or allocated per header. */
+struct hpack_header {
+    const uint8_t *name;
+    size_t name_len;
+    const uint8_t *value;
+    size_t value_len;
+    unsigned flags;
+};
+
+/* Encoder: never put this field in a table and send it as "never indexed" (RFC
+ * 7541 6.2.3) so intermediaries do not either. Decoder: the field arrived that way. */
+#define HPACK_HEADER_NEVER_INDEXED 1u
+
+/* The default SETTINGS_HEADER_TABLE_SIZE (RFC 7540 6.5.2). */
+#define HPACK_DEFAULT_TABLE_SIZE 4096u
+
+/* Encoding strategies, named after Yamamoto, Tsujikawa and Oku, "Exploring HTTP/2
+ * Header Compression" (CFI'17):
+ *   HPACK_INDEX_NONE    "Naive": every field is a literal without indexing with a
+ *                       literal name (0x00); no table is consulted.
+ *   HPACK_INDEX_STATIC  "Static": a field equal to a static entry is indexed; else a
+ *                       literal without indexing, naming a static entry when the
+ *                       name is in the static table. The dynamic table stays empty.
+ *   HPACK_INDEX_LINEAR  "Linear": static and dynamic tables; a field found in
+ *                       either is indexed, others are literals with incremental
+ *                       indexing (name by index when possible), except fields
+ *                       that are never indexed (below), fields larger than the
+ *                       table, which could never fit, and volatile fields:
+ *                       :path, content-length, content-location, etag,
+ *                       set-cookie and age, whose values rarely repeat, so
+ *                       indexing them would only evict entries that do (the
+ *                       paper's reference encoder, haskell-http2, skips all
+ *                       but age; nghttp2 skips age too).
+ *                       HPACK_ENCODER_INDEX_VOLATILE indexes them too, as the
+ *                       RFC 7541 Appendix C examples do.
+ * Each strategy with HPACK_ENCODER_HUFFMAN is the paper's "H" variant: a string is
+ * Huffman-coded unless that would be longer than its plain octets (a tie goes
+ * to Huffman, as in RFC 7541 C.6.2).
+ * Never indexed (all strategies): fields flagged HPACK_HEADER_NEVER_INDEXED,
+ * authorization, and cookie values under 20 bytes (guessable by brute force
+ * through the compression ratio); they are sent as "never indexed" literals.
+ * The paper's strategies have no cookie rule: HPACK_ENCODER_INDEX_SHORT_COOKIES
+ * turns it off to reproduce them (a short cookie then costs one byte less,
+ * since index 32 needs two bytes under the never-indexed 4-bit prefix). */
+enum hpack_indexing {
+    HPACK_INDEX_NONE = 0,
+    HPACK_INDEX_STATIC = 1,
+    HPACK_INDEX_LINEAR = 2
+};
+#define HPACK_ENCODER_HUFFMAN 1u
+#define HPACK_ENCODER_INDEX_SHORT_COOKIES 2u
+#define HPACK_ENCODER_INDEX_VOLATILE 4u
+
+/* A sentence describing an error code, for messages ("index 0 or past the tables"). */
+const char *hpack_error_description(int err);
+
+struct hpack_encoder;
+
+/* table_size is the dynamic table size both ends start with (the peer's
+ * SETTINGS_HEADER_TABLE_SIZE; 4096 by default), so it is not signalled. Returns
+ * NULL when out of memory or on an invalid indexing value. */
+struct hpack_encoder *hpack_encoder_new(uint32_t table_size, enum hpack_indexing indexing, unsigned flags);
+void hpack_encoder_free(struct hpack_encoder *enc);
+
+/* Change the encoder's dynamic table size (at most what the peer allows). The
+ * change is signalled at the start of the next block: the smallest size set
+ * since the last block, then the final one when they differ (RFC 7541 4.2). */
+int hpack_encoder_set_table_size(struct hpack_encoder *enc, uint32_t table_size);
+
+/* An upper bound on what hpack_encoder_encode writes for these headers. */
+size_t hpack_encoder_bound(const struct hpack_encoder *enc, const struct hpack_header *headers, size_t count);
+
+/* Encode one header block. Needs cap >= hpack_encoder_bound(...); a smaller cap
+ * fails with HPACK_ERR_BUFFER_TOO_SMALL before the encoder's state changes, so
+ * the caller can retry with a larger buffer. Returns the number of bytes written. */
+ssize_t hpack_encoder_encode(struct hpack_encoder *enc, const struct hpack_header *headers, size_t count,
+                             uint8_t *dst, size_t cap);
+
+/* Current dynamic table: number of entries and size (sum of name + value + 32). */
+size_t hpack_encoder_table_len(const struct hpack_encoder *enc);
+size_t hpack_encoder_table_size(const struct hpack_encoder *enc);
+
+/* Entry i of the encoder's dynamic table (1 = newest), for tests and tools.
+ * Returns HPACK_OK, or HPACK_ERR_INDEX when there is no such entry. */
+int hpack_encoder_table_entry(const struct hpack_encoder *enc, size_t i, struct hpack_header *out);
+
+struct hpack_decoder;
+
+struct hpack_decoder_limits {
+    uint32_t max_table_size;       /* protocol limit: our SETTINGS_HEADER_TABLE_SIZE */
+    uint32_t max_header_list_size; /* RFC 7540 SETTINGS_MAX_HEADER_LIST_SIZE: sum of name + value + 32 */
+    uint32_t max_string_length;    /* longest single name or value, after Huffman decoding */
+};
+
+/* Called once per decoded header, in order. A non-zero return aborts the block:
+ * decode returns that value and the decoder is poisoned. */
+typedef int (*hpack_header_cb)(void *ctx, const struct hpack_header *header);
+
+struct hpack_decoder *hpack_decoder_new(const struct hpack_decoder_limits *limits);
+void hpack_decoder_free(struct hpack_decoder *dec);
+
+/* Change the protocol limit once the peer has acknowledged our new
+ * SETTINGS_HEADER_TABLE_SIZE. A limit below the table's current maximum
+ * shrinks the table at once; the peer's encoder then owes us a size update. */
+int hpack_decoder_set_max_table_size(struct hpack_decoder *dec, uint32_t max_table_size);
+
+/* Decode one complete header block, calling cb for each header. Returns the
+ * number of headers, or a negative enum hpack_error. After any failure the
+ * decoder's table no longer matches the peer's, so every later call returns
+ * HPACK_ERR_POISONED (the connection must be closed with COMPRESSION_ERROR). */
+ssize_t hpack_decoder_decode(struct hpack_decoder *dec, const uint8_t *src, size_t len,
+                             hpack_header_cb cb, void *ctx);
+
+size_t hpack_decoder_table_len(const struct hpack_decoder *dec);
+size_t hpack_decoder_table_size(const struct hpack_decoder *dec);
+
+/* Entry i of the decoder's dynamic table (1 = newest); as for the encoder. */
+int hpack_decoder_table_entry(const struct hpack_decoder *dec, size_t i, struct hpack_header *out);
+
 #ifdef __cplusplus
 }
 #endif

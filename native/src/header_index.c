@@ -1,0 +1,105 @@
+/* Reverse index lookups and maintenance. */
+#include <stdlib.h>
+#include <string.h>
+#include "hash.h"
+#include "header_index.h"
+#include "hpack.h"
+
+void hpack_index_free(struct hpack_header_index *ix)
+{
+    free(ix->slots);
+    free(ix->pair_heads);
+    free(ix->name_heads);
+    ix->slots = NULL;
+    ix->pair_heads = ix->name_heads = NULL;
+}
+
+void hpack_index_hash(const struct hpack_header_index *ix, struct hpack_index_key *key, const uint8_t *name,
+                      size_t name_len, const uint8_t *value, size_t value_len)
+{
+    uint64_t name_part;
+
+    /* A token stands for its name, which then need not be hashed. */
+    if (key->token >= 0)
+        name_part = (uint64_t)key->token;
+    else
+        name_part = key->name_hash = hpack_hash(name, name_len, ix->seed);
+    key->pair_hash = hpack_hash(value, value_len, ix->seed ^ hpack_mix(name_part, 0x51ed27u));
+}
+
+static void link_entry(struct hpack_header_index *ix, uint64_t id, const struct hpack_index_key *key, uint32_t slot_mask)
+{
+    struct hpack_index_slot *s = &ix->slots[id & slot_mask];
+    uint64_t *pair_head = &ix->pair_heads[key->pair_hash & ix->bucket_mask];
+
+    s->token = key->token;
+    s->pair_hash = key->pair_hash;
+    s->pair_next = *pair_head;
+    *pair_head = id;
+    if (key->token < 0) {
+        uint64_t *name_head = &ix->name_heads[key->name_hash & ix->bucket_mask];
+        s->name_hash = key->name_hash;
+        s->name_next = *name_head;
+        *name_head = id;
+    }
+}
+
+int hpack_index_build(struct hpack_header_index *ix, const struct hpack_dyn_table *t, uint32_t old_mask)
+{
+    size_t slots = (size_t)t->mask + 1, buckets = 2 * slots;
+    struct hpack_header_index fresh = { 0 };
+
+    fresh.slots = malloc(slots * sizeof *fresh.slots);
+    fresh.pair_heads = calloc(buckets, sizeof *fresh.pair_heads);
+    fresh.name_heads = calloc(buckets, sizeof *fresh.name_heads);
+    fresh.bucket_mask = (uint32_t)(buckets - 1);
+    fresh.seed = ix->seed;
+    if (!fresh.slots || !fresh.pair_heads || !fresh.name_heads) {
+        hpack_index_free(&fresh);
+        return HPACK_ERR_NOMEM;
+    }
+    /* Oldest first, so every chain ends up newest first. */
+    for (uint64_t id = t->first_id; id < t->next_id; id++) {
+        const struct hpack_index_slot *old = &ix->slots[id & old_mask];
+        struct hpack_index_key key = { old->token, old->name_hash, old->pair_hash };
+        link_entry(&fresh, id, &key, t->mask);
+    }
+    hpack_index_free(ix);
+    *ix = fresh;
+    return HPACK_OK;
+}
+
+void hpack_index_add(struct hpack_header_index *ix, const struct hpack_dyn_table *t, const struct hpack_index_key *key)
+{
+    link_entry(ix, t->next_id - 1, key, t->mask);
+}
+
+uint64_t hpack_index_find_pair(const struct hpack_header_index *ix, const struct hpack_dyn_table *t,
+                               const struct hpack_index_key *key, const uint8_t *name, size_t name_len,
+                               const uint8_t *value, size_t value_len)
+{
+    for (uint64_t id = ix->pair_heads[key->pair_hash & ix->bucket_mask]; hpack_dyn_is_live(t, id);) {
+        const struct hpack_index_slot *s = &ix->slots[id & t->mask];
+        const struct hpack_dyn_entry *e = hpack_dyn_by_id(t, id);
+        if (s->pair_hash == key->pair_hash && e->value_len == value_len && e->name_len == name_len &&
+            memcmp(hpack_dyn_name(t, e), name, name_len) == 0 &&
+            memcmp(hpack_dyn_value(t, e), value, value_len) == 0)
+            return id;
+        id = s->pair_next;
+    }
+    return 0;
+}
+
+uint64_t hpack_index_find_name(const struct hpack_header_index *ix, const struct hpack_dyn_table *t,
+                               const struct hpack_index_key *key, const uint8_t *name, size_t name_len)
+{
+    for (uint64_t id = ix->name_heads[key->name_hash & ix->bucket_mask]; hpack_dyn_is_live(t, id);) {
+        const struct hpack_index_slot *s = &ix->slots[id & t->mask];
+        const struct hpack_dyn_entry *e = hpack_dyn_by_id(t, id);
+        if (s->name_hash == key->name_hash && e->name_len == name_len &&
+            memcmp(hpack_dyn_name(t, e), name, name_len) == 0)
+            return id;
+        id = s->name_next;
+    }
+    return 0;
+}

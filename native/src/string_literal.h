@@ -1,0 +1,30 @@
+/* String literals (RFC 7541 5.2): plain or Huffman-coded, with a 7-bit length prefix. */
+#ifndef HPACK_STRING_LITERAL_H
+#define HPACK_STRING_LITERAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "integer.h"
+
+/* Bytes hpack_string_encode may write for a string of len bytes. */
+static inline size_t hpack_string_bound(size_t len)
+{
+    return hpack_int_size((uint32_t)len, 7) + len;
+}
+
+/* Write s as a string literal, Huffman-coded unless that would be longer.
+ * dst needs hpack_string_bound(len) bytes. Returns the bytes written. */
+size_t hpack_string_encode(uint8_t *dst, const uint8_t *s, size_t len, int huffman);
+
+/* Where Huffman-decoded strings go; pointers into it stay valid for the block. */
+struct hpack_scratch {
+    uint8_t *pos;
+    uint8_t *end;
+};
+
+/* Read the string literal at *p and advance *p. The result points into the
+ * input when it was plain, into the scratch space when it was Huffman-coded. */
+int hpack_string_decode(const uint8_t **p, const uint8_t *end, size_t max_len, struct hpack_scratch *scratch,
+                        const uint8_t **out, size_t *out_len);
+
+#endif
