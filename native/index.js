@@ -41,40 +41,54 @@ function toBytes(input) {
   throw invalid(TypeError, 'input must be a string, Buffer or Uint8Array');
 }
 
+// Results are carved from a shared slab, as Buffer.allocUnsafe carves its pool:
+// a Buffer made by the addon costs a backing store each, several times the
+// coding itself. The addon's ...Into functions write at (slab, offset) and
+// return the byte count, or the room they need when it is larger than what is
+// left, having written nothing.
+const SLAB_SIZE = 8192;
+let slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
+let slabUsed = 0;
+
+function intoSlab(write) {
+  let n = write(slab, slabUsed);
+  if (n > slab.length - slabUsed) {
+    slab = Buffer.allocUnsafeSlow(Math.max(SLAB_SIZE, n));
+    slabUsed = 0;
+    n = write(slab, 0);
+  }
+  const out = slab.subarray(slabUsed, slabUsed + n);
+  // 8-byte aligned, as in Node's pool; a slab made for one large result ends with it.
+  slabUsed = Math.min(slab.length, Math.ceil((slabUsed + n) / 8) * 8);
+  return out;
+}
+
 const huffman = {
-  encode: (input) => addon.huffman.encode(toBytes(input)),
-  decode: (input) => addon.huffman.decode(toBytes(input)),
+  encode(input) {
+    const bytes = toBytes(input);
+    return intoSlab((out, offset) => addon.huffman.encodeInto(bytes, out, offset));
+  },
+  decode(input) {
+    const bytes = toBytes(input);
+    return intoSlab((out, offset) => addon.huffman.decodeInto(bytes, out, offset));
+  },
   encodedLength: (input) => addon.huffman.encodedLength(toBytes(input)),
 };
 
-// [[name, value], ...] or { name: value | [values] } -> flat [name, value, ...] with lower-case names.
-function flatten(headers) {
-  const flat = [];
-  const push = (name, value) => {
-    if (typeof name !== 'string') throw invalid(TypeError, 'header names must be strings');
-    if (value === undefined || value === null) throw invalid(TypeError, `header ${name} has no value`);
-    flat.push(name.toLowerCase(), typeof value === 'string' ? value : String(value));
-  };
-  if (Array.isArray(headers)) {
-    for (const pair of headers) {
-      if (!Array.isArray(pair) || pair.length !== 2) throw invalid(TypeError, 'each header must be a [name, value] pair');
-      push(pair[0], pair[1]);
-    }
-  } else if (headers !== null && typeof headers === 'object') {
-    for (const name of Object.keys(headers)) {
-      const value = headers[name];
-      if (Array.isArray(value)) for (const v of value) push(name, v);
-      else push(name, value);
-    }
-  } else {
-    throw invalid(TypeError, 'headers must be an array of [name, value] pairs or an object');
-  }
-  return flat;
-}
+// Decoded fields whose name or value is a static table entry's come back as
+// refs to these strings (see native/binding/decoder_wrap.cc).
+const STATIC_TABLE = addon.staticTable;
+// A field costs at least this much of maxHeaderListSize (RFC 7540 6.5.2).
+const FIELD_OVERHEAD = 32;
 
 class Encoder {
   #native;
   #sensitive;
+  // The block being encoded: names and values concatenated, and per field its
+  // name length, value length and flags (see native/binding/encoder_wrap.cc).
+  #text = '';
+  #fields = new Int32Array(3 * 64);
+  #count = 0;
 
   constructor(options) {
     const {
@@ -103,15 +117,45 @@ class Encoder {
     this.#sensitive = new Set(sensitive.map((n) => n.toLowerCase()));
   }
 
-  // One header block as a Buffer.
+  // One header block as a Buffer, from [[name, value], ...] or { name: value | [values] }.
   encode(headers) {
-    const flat = flatten(headers);
-    let flags;
-    if (this.#sensitive.size) {
-      flags = new Uint8Array(flat.length / 2);
-      for (let i = 0; i < flags.length; i++) if (this.#sensitive.has(flat[2 * i])) flags[i] = NEVER_INDEXED;
+    this.#text = '';
+    this.#count = 0;
+    if (Array.isArray(headers)) {
+      for (const pair of headers) {
+        if (!Array.isArray(pair) || pair.length !== 2) throw invalid(TypeError, 'each header must be a [name, value] pair');
+        this.#add(pair[0], pair[1]);
+      }
+    } else if (headers !== null && typeof headers === 'object') {
+      for (const name of Object.keys(headers)) {
+        const value = headers[name];
+        if (Array.isArray(value)) for (const v of value) this.#add(name, v);
+        else this.#add(name, value);
+      }
+    } else {
+      throw invalid(TypeError, 'headers must be an array of [name, value] pairs or an object');
     }
-    return this.#native.encode(flat, flags);
+    const text = this.#text;
+    this.#text = ''; // not kept alive until the next block
+    return intoSlab((out, offset) => this.#native.encode(text, this.#fields, this.#count, out, offset));
+  }
+
+  #add(name, value) {
+    if (typeof name !== 'string') throw invalid(TypeError, 'header names must be strings');
+    if (value === undefined || value === null) throw invalid(TypeError, `header ${name} has no value`);
+    const lower = name.toLowerCase();
+    const str = typeof value === 'string' ? value : String(value);
+    let fields = this.#fields;
+    const at = 3 * this.#count++;
+    if (at + 3 > fields.length) {
+      fields = new Int32Array(2 * fields.length);
+      fields.set(this.#fields);
+      this.#fields = fields;
+    }
+    fields[at] = lower.length;
+    fields[at + 1] = str.length;
+    fields[at + 2] = this.#sensitive.has(lower) ? NEVER_INDEXED : 0;
+    this.#text += lower + str;
   }
 
   // Our dynamic table size (at most the peer's SETTINGS_HEADER_TABLE_SIZE); signalled in the next block.
@@ -122,6 +166,9 @@ class Encoder {
 
 class Decoder {
   #native;
+  #maxFields;
+  // Filled by the addon with the field count and two refs per field.
+  #refs = new Int32Array(1 + 2 * 64);
 
   constructor(options) {
     const { tableSize = 4096, maxHeaderListSize = 65536, maxStringLength = maxHeaderListSize } = checkOptions(options);
@@ -130,13 +177,31 @@ class Decoder {
       checkSize(maxHeaderListSize, 'maxHeaderListSize', 0xffffffff),
       checkSize(maxStringLength, 'maxStringLength', 0xffffffff),
     );
+    this.#maxFields = Math.floor(maxHeaderListSize / FIELD_OVERHEAD);
   }
 
   // One complete header block -> [[name, value], ...]. Throws an Error with an
   // ERR_HPACK_* code on malformed input, and ERR_HPACK_POISONED on every call after that.
   decode(block) {
     if (!(block instanceof Uint8Array)) throw invalid(TypeError, 'block must be a Buffer or Uint8Array');
-    return this.#native.decode(block);
+    // Every field takes at least one byte of the block.
+    const room = 1 + 2 * Math.min(block.length, this.#maxFields);
+    if (room > this.#refs.length) this.#refs = new Int32Array(Math.max(room, 2 * this.#refs.length));
+    const text = this.#native.decode(block, this.#refs);
+    const refs = this.#refs;
+    const fields = new Array(refs[0]);
+    let pos = 0;
+    for (let i = 0, r = 1; i < fields.length; i++, r += 2) {
+      let name, value;
+      const nameRef = refs[r];
+      const valueRef = refs[r + 1];
+      if (nameRef < 0) name = STATIC_TABLE[2 * ~nameRef - 1];
+      else name = text.slice(pos, (pos = nameRef));
+      if (valueRef < 0) value = STATIC_TABLE[2 * ~valueRef];
+      else value = text.slice(pos, (pos = valueRef));
+      fields[i] = [name, value];
+    }
+    return fields;
   }
 
   // The protocol limit: our SETTINGS_HEADER_TABLE_SIZE once the peer acknowledged it.

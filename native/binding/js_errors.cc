@@ -1,4 +1,6 @@
-// JS errors and argument checks for the binding.
+// JS errors and argument checks for the binding. The checks run on every call,
+// so they use one raw N-API call per argument rather than node-addon-api's
+// several (IsTypedArray, TypedArrayType, Data and ByteLength each ask again).
 #include "js_errors.h"
 
 #include <string>
@@ -11,6 +13,13 @@ void ThrowWithCode(Napi::Error error, const char *code)
 {
     error.Set("code", Napi::String::New(error.Env(), code));
     error.ThrowAsJavaScriptException();
+}
+
+bool GetTypedArray(napi_env env, napi_value value, napi_typedarray_type want, void **data, size_t *count)
+{
+    napi_typedarray_type type;
+    // Fails with napi_invalid_arg, throwing nothing, when value is not a typed array.
+    return napi_get_typedarray_info(env, value, &type, count, data, nullptr, nullptr) == napi_ok && type == want;
 }
 
 } // namespace
@@ -31,27 +40,53 @@ void ThrowRangeError(Napi::Env env, const char *message)
     ThrowWithCode(Napi::RangeError::New(env, message), hpack_strerror(HPACK_ERR_INVALID_ARGUMENT));
 }
 
-bool GetBytes(const Napi::Value &value, const char *what, const uint8_t **data, size_t *len)
+bool GetBytes(napi_env env, napi_value value, const char *what, const uint8_t **data, size_t *len)
 {
-    if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-        ThrowTypeError(value.Env(), (std::string(what) + " must be a Buffer or Uint8Array").c_str());
+    void *p;
+    if (!GetTypedArray(env, value, napi_uint8_array, &p, len)) {
+        ThrowTypeError(env, (std::string(what) + " must be a Buffer or Uint8Array").c_str());
         return false;
     }
-    Napi::Uint8Array bytes = value.As<Napi::Uint8Array>();
-    *data = bytes.Data();
-    *len = bytes.ByteLength();
+    *data = static_cast<const uint8_t *>(p);
     return true;
 }
 
-bool GetUint32(const Napi::Value &v, const char *message, uint32_t *out)
+bool GetRoom(napi_env env, napi_value array, napi_value offset, uint8_t **data, size_t *room)
 {
-    if (!v.IsNumber()) {
-        ThrowTypeError(v.Env(), message);
+    const uint8_t *base;
+    size_t len;
+    uint32_t start;
+    if (!GetBytes(env, array, "output", &base, &len) || !GetUint32(env, offset, "output offset must be an integer", &start))
+        return false;
+    if (start > len) {
+        ThrowRangeError(env, "output offset is past the end of the output");
         return false;
     }
-    double d = v.As<Napi::Number>().DoubleValue();
+    *data = const_cast<uint8_t *>(base) + start;
+    *room = len - start;
+    return true;
+}
+
+bool GetInt32s(napi_env env, napi_value value, const char *what, int32_t **data, size_t *count)
+{
+    void *p;
+    if (!GetTypedArray(env, value, napi_int32_array, &p, count)) {
+        ThrowTypeError(env, (std::string(what) + " must be an Int32Array").c_str());
+        return false;
+    }
+    *data = static_cast<int32_t *>(p);
+    return true;
+}
+
+bool GetUint32(napi_env env, napi_value v, const char *message, uint32_t *out)
+{
+    double d;
+    if (napi_get_value_double(env, v, &d) != napi_ok) {
+        ThrowTypeError(env, message);
+        return false;
+    }
     if (!(d >= 0 && d <= 4294967295.0) || d != (double)(uint32_t)d) {
-        ThrowRangeError(v.Env(), message);
+        ThrowRangeError(env, message);
         return false;
     }
     *out = (uint32_t)d;

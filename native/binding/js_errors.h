@@ -12,9 +12,15 @@ void ThrowTypeError(Napi::Env env, const char *message);
 void ThrowRangeError(Napi::Env env, const char *message);
 
 // The bytes of a Buffer or other Uint8Array argument, or a TypeError thrown.
-bool GetBytes(const Napi::Value &value, const char *what, const uint8_t **data, size_t *len);
+bool GetBytes(napi_env env, napi_value value, const char *what, const uint8_t **data, size_t *len);
+
+// The writable room of a Uint8Array from a byte offset on, or a TypeError / RangeError thrown.
+bool GetRoom(napi_env env, napi_value array, napi_value offset, uint8_t **data, size_t *room);
+
+// The elements of an Int32Array argument, or a TypeError thrown.
+bool GetInt32s(napi_env env, napi_value value, const char *what, int32_t **data, size_t *count);
 
 // An integer in [0, 2^32) as uint32_t, or a TypeError / RangeError with message thrown.
-bool GetUint32(const Napi::Value &value, const char *message, uint32_t *out);
+bool GetUint32(napi_env env, napi_value value, const char *message, uint32_t *out);
 
 #endif
