@@ -1,0 +1,73 @@
+'use strict';
+// TLS material: the configured --cert/--key, or a self-signed localhost certificate made on
+// first start in the certs directory and reused afterwards.
+
+const fs = require('node:fs/promises');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const { promisify } = require('node:util');
+const selfsigned = require('selfsigned');
+
+const CERT_FILE = 'localhost-cert.pem';
+const KEY_FILE = 'localhost-key.pem';
+const VALID_DAYS = 825; // the longest validity Apple platforms accept for a TLS server certificate
+
+// Resolves { cert, key } PEM strings for localhost (SAN: localhost, 127.0.0.1, ::1).
+async function generateSelfSigned() {
+  // Node's native key generation is fast and off the main thread; selfsigned only signs.
+  const { publicKey, privateKey } = await promisify(crypto.generateKeyPair)('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  });
+  const pems = selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
+    keyPair: { publicKey, privateKey },
+    days: VALID_DAYS,
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [
+        { type: 2, value: 'localhost' },
+        { type: 7, ip: '127.0.0.1' },
+        { type: 7, ip: '::1' },
+      ] },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}
+
+async function readPair(certFile, keyFile) {
+  const [cert, key] = await Promise.all([fs.readFile(certFile), fs.readFile(keyFile)]);
+  return { cert, key };
+}
+
+// Resolves { cert, key, generated, certFile } from options.cert/key or options.certsDir.
+async function loadCertificate({ cert, key, certsDir }, log) {
+  if (cert) {
+    const pair = await readPair(cert, key).catch((err) => {
+      throw Object.assign(new Error(`cannot read --cert/--key: ${err.message}`), { code: 'ERR_TLS_FILES' });
+    });
+    return { ...pair, generated: false, certFile: cert };
+  }
+  const certFile = path.join(certsDir, CERT_FILE);
+  const keyFile = path.join(certsDir, KEY_FILE);
+  try {
+    return { ...(await readPair(certFile, keyFile)), generated: false, certFile };
+  } catch (err) {
+    if (err.code !== 'ENOENT') throw err;
+  }
+  const pair = await generateSelfSigned();
+  await fs.mkdir(certsDir, { recursive: true });
+  // Written under temporary names and renamed so a concurrent start never reads half a file.
+  const suffix = `.${process.pid}.tmp`;
+  await fs.writeFile(keyFile + suffix, pair.key, { mode: 0o600 });
+  await fs.writeFile(certFile + suffix, pair.cert);
+  await fs.rename(keyFile + suffix, keyFile);
+  await fs.rename(certFile + suffix, certFile);
+  log.info(`generated a self-signed certificate for localhost in ${certFile} (reused on later starts)`);
+  return { ...pair, generated: true, certFile };
+}
+
+module.exports = { loadCertificate, generateSelfSigned };

@@ -1,0 +1,104 @@
+'use strict';
+// `node server [options]`: parses options, starts one server or a cluster of them, announces
+// the URL, and shuts down gracefully on SIGINT/SIGTERM (exit 0). Bad options exit 2.
+
+const cluster = require('node:cluster');
+const { parseCli, normalizeOptions, helpText } = require('./options');
+const { ConfigError } = require('./errors');
+const { Logger } = require('./logger');
+const { loadCertificate } = require('./certs');
+const { startServer } = require('./start-server');
+
+const EXIT_BAD_OPTION = 2;
+
+function fail(err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`negotiate-h2: ${err.message}\n`);
+    process.exit(EXIT_BAD_OPTION);
+  }
+  process.stderr.write(`negotiate-h2: ${err.stack || err}\n`);
+  process.exit(1);
+}
+
+function onSignals(handler) {
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+}
+
+async function main(argv, env) {
+  let options;
+  try {
+    options = parseCli(argv, env);
+    if (options.help) {
+      process.stdout.write(helpText());
+      return;
+    }
+    options = normalizeOptions(options);
+  } catch (err) {
+    fail(err);
+    return;
+  }
+  if (cluster.isPrimary && options.workers > 1) await runPrimary(options);
+  else await runServer(options);
+}
+
+async function runServer(options) {
+  const log = new Logger({ level: options.logLevel });
+  let server;
+  try {
+    server = await startServer({ ...options, logger: log });
+  } catch (err) {
+    await log.drain();
+    fail(err);
+    return;
+  }
+  if (cluster.isWorker) process.send({ type: 'listening', url: server.url, httpUrl: server.httpUrl });
+  else announce(log, server.url, server.httpUrl);
+  onSignals(async () => {
+    log.info('shutting down: finishing in-flight requests');
+    await server.close();
+    process.exit(0);
+  });
+}
+
+function announce(log, url, httpUrl) {
+  log.always(`listening on ${url} (h2 and http/1.1)` + (httpUrl !== null ? `; ${httpUrl} redirects there` : ''));
+}
+
+// Workers share the listening port through node:cluster; the certificate is made here first
+// so that workers never race to generate it.
+async function runPrimary(options) {
+  const log = new Logger({ level: options.logLevel });
+  try {
+    if (!options.cert) await loadCertificate(options, log);
+  } catch (err) {
+    await log.drain();
+    fail(err);
+    return;
+  }
+  let ready = 0;
+  let stopping = false;
+  const fork = () => cluster.fork().on('message', (msg) => {
+    if (msg.type !== 'listening' || ++ready !== options.workers) return;
+    announce(log, msg.url, msg.httpUrl);
+  });
+  for (let i = 0; i < options.workers; i++) fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (!stopping) {
+      log.error(`worker ${worker.process.pid} exited (${signal || code})`);
+      if (ready >= options.workers) { fork(); return; }
+      // A worker that dies before listening would die again: give up.
+      stopping = true;
+      process.exitCode = 1;
+      for (const w of Object.values(cluster.workers)) w.process.kill('SIGTERM');
+    }
+    if (Object.keys(cluster.workers).length === 0) log.drain().then(() => process.exit());
+  });
+  onSignals(() => {
+    stopping = true;
+    log.info('shutting down workers');
+    for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGTERM');
+  });
+}
+
+module.exports = { main };

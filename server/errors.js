@@ -1,0 +1,21 @@
+'use strict';
+// Stable error codes: the CLI exits 2 on ConfigError; request errors carry an HTTP status.
+
+class ConfigError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'ConfigError';
+    this.code = 'ERR_BAD_OPTION';
+  }
+}
+
+// A request that cannot be served as asked; `code` is logged at debug level and stable for tests.
+class RequestError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+module.exports = { ConfigError, RequestError };

@@ -1,0 +1,35 @@
+'use strict';
+// HTTP/1.1 adapter (ALPN http/1.1 or no ALPN): hands the request to the core and writes the
+// descriptor it returns through the classic req/res API.
+
+const { pipeline } = require('node:stream');
+const { logAccess } = require('./access-log');
+
+function createHttp1Handler(core, log, isClosing) {
+  return function onRequest(req, res) {
+    const startedAt = performance.now();
+    core.decide(req.method, req.url, req.headers).then((d) => {
+      // While shutting down, finish this response but do not keep the connection.
+      if (isClosing()) res.shouldKeepAlive = false;
+      res.writeHead(d.status, d.headers);
+      const body = d.body;
+      if (body === null) {
+        res.end();
+        logAccess(log, req.method, req.url, d.status, d.coding, 0, startedAt);
+      } else if (Buffer.isBuffer(body)) {
+        res.end(body);
+        logAccess(log, req.method, req.url, d.status, d.coding, body.length, startedAt);
+      } else {
+        let sent = 0;
+        body.on('data', (chunk) => { sent += chunk.length; });
+        // On a client abort or a source error pipeline() destroys both sides: the fd and any
+        // compressor are released and a truncated body is never passed off as complete.
+        pipeline(body, res, (err) => {
+          logAccess(log, req.method, req.url, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt);
+        });
+      }
+    });
+  };
+}
+
+module.exports = { createHttp1Handler };

@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+'use strict';
+// Entry point: `node server [options]` runs the CLI; require('./server') gives the API.
+
+const { startServer } = require('./start-server');
+
+if (require.main === module) require('./cli').main(process.argv.slice(2), process.env);
+
+module.exports = { startServer };

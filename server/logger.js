@@ -1,0 +1,87 @@
+'use strict';
+// Batched, asynchronous log writer. process.stdout is synchronous for files and pipes, so a
+// write per request would stall the event loop; lines are buffered and flushed with fs.write
+// from a timer, one write in flight at a time. process.stdout is never touched: creating it
+// would switch fd 1 to non-blocking mode under our feet.
+
+const fs = require('node:fs');
+
+const LEVELS = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
+const FLUSH_MS = 50;
+const FLUSH_BYTES = 64 * 1024;
+const RETRY_MS = 10;
+
+class Logger {
+  constructor({ level = 'info', fd = 1 } = {}) {
+    this.threshold = LEVELS[level];
+    this.fd = fd;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.writing = false;
+    this.timer = null;
+    this.drainWaiters = [];
+    this.flushNow = () => this.flush();
+  }
+
+  enabled(level) {
+    return LEVELS[level] <= this.threshold;
+  }
+
+  error(msg) { this.line('error', msg); }
+  warn(msg) { this.line('warn', msg); }
+  info(msg) { this.line('info', msg); }
+  debug(msg) { this.line('debug', msg); }
+
+  // For the few lines every non-silent run must show (the URL the server listens on).
+  always(msg) {
+    if (this.threshold > 0) this.line('info', msg, true);
+  }
+
+  line(level, msg, force = false) {
+    if (!force && LEVELS[level] > this.threshold) return;
+    const text = `${new Date().toISOString()} ${level} ${msg}\n`;
+    this.pending.push(text);
+    this.pendingBytes += text.length;
+    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    else if (!this.timer) this.timer = setTimeout(this.flushNow, FLUSH_MS);
+  }
+
+  flush() {
+    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    if (this.writing || this.pending.length === 0) {
+      if (!this.writing) this.settle();
+      return;
+    }
+    const buf = Buffer.from(this.pending.join(''));
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.writing = true;
+    this.writeAll(buf, 0);
+  }
+
+  writeAll(buf, offset) {
+    fs.write(this.fd, buf, offset, buf.length - offset, null, (err, written) => {
+      if (err && err.code === 'EAGAIN') { setTimeout(() => this.writeAll(buf, offset), RETRY_MS); return; }
+      // A closed or broken stdout must not take the server down; the lines are dropped.
+      if (!err && offset + written < buf.length) { this.writeAll(buf, offset + written); return; }
+      this.writing = false;
+      this.flush();
+    });
+  }
+
+  settle() {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  // Resolves once everything logged so far has been written.
+  drain() {
+    return new Promise((resolve) => {
+      this.drainWaiters.push(resolve);
+      this.flush();
+    });
+  }
+}
+
+module.exports = { Logger };

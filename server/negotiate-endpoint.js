@@ -1,0 +1,102 @@
+'use strict';
+// GET /_negotiate?path=/app.js&ae=<Accept-Encoding>: explains, as JSON, what a request for
+// `path` with that Accept-Encoding would get; without `ae` it evaluates this request's own
+// Accept-Encoding (a page cannot read the header its browser sends). It goes through the core's own file lookup and
+// selection, so the answer is the server's real decision, not a re-implementation.
+
+const { parseRequestPath } = require('./resolve-path');
+const { negotiate, isAcceptable, explicitQ } = require('./negotiate');
+const { response } = require('./representation');
+const { RequestError } = require('./errors');
+
+async function negotiateEndpoint(core, query, headers, isHead) {
+  const params = new URLSearchParams(query.slice(1));
+  const target = params.get('path');
+  const ae = params.has('ae') ? params.get('ae') : headers['accept-encoding'];
+  try {
+    if (!target) throw new RequestError(400, 'ERR_MISSING_PATH', 'query parameter "path" is required');
+    const parsed = parseRequestPath(target);
+    const found = await core.findFile(parsed);
+    if (found.redirect) throw new RequestError(400, 'ERR_DIRECTORY', 'path names a directory; add a trailing slash');
+    return json(200, await report(core, found.info, target, ae), isHead);
+  } catch (err) {
+    if (!(err instanceof RequestError)) throw err;
+    const status = err.status === 404 ? 404 : 400;
+    return json(status, { error: err.message, code: err.code }, isHead);
+  }
+}
+
+async function report(core, info, target, ae) {
+  const preference = core.store.encodings;
+  let rep = core.select(info, ae);
+  if (rep !== null && typeof rep.then === 'function') rep = await rep;
+  const chosen = rep !== null && typeof rep === 'object' ? rep : null;
+  // One at a time: compressing them all at once could hit the compression cap and hide sizes.
+  const variants = [];
+  for (const coding of [...preference, 'identity']) {
+    const available = info.offered.includes(coding);
+    const source = coding === 'identity' ? 'identity' : (info.variants[coding] ? 'precompressed' : 'dynamic');
+    variants.push({
+      coding,
+      q: explicitQ(ae, coding),
+      acceptable: isAcceptable(ae, coding),
+      available,
+      source,
+      bytes: available ? await representationBytes(core, info, coding, source) : null,
+    });
+  }
+  return {
+    path: target,
+    acceptEncoding: ae === undefined ? null : ae,
+    status: chosen ? 200 : (rep === null ? 406 : 503),
+    chosen: chosen ? chosen.coding : null,
+    source: chosen ? chosen.source : null,
+    reason: explain(info, ae, chosen, variants, preference),
+    preference,
+    variants,
+  };
+}
+
+async function representationBytes(core, info, coding, source) {
+  if (source === 'identity') return info.stat.size;
+  if (source === 'precompressed') return info.variants[coding].size;
+  if (info.bytes === null) return null;
+  const buf = await core.cache.getOrCompress(info.cacheKeyPrefix + coding, coding, () => Promise.resolve(info.bytes));
+  return buf === null ? null : buf.length;
+}
+
+function explain(info, ae, chosen, variants, preference) {
+  const parts = [];
+  if (ae === undefined) parts.push('no Accept-Encoding header: only identity is acceptable');
+  else if (ae.trim() === '') parts.push('empty Accept-Encoding: only identity is acceptable');
+  const usable = variants.filter((v) => v.acceptable && v.available).map((v) => v.coding);
+  if (!chosen) {
+    parts.push(usable.length === 0
+      ? `no acceptable coding is available; this file can be sent as ${info.offered.join(', ')}`
+      : 'every acceptable coding needs on-the-fly compression and all compression slots are busy');
+  } else {
+    const first = negotiate(ae, info.offered, info.offeredKey);
+    if (first !== chosen.coding) {
+      parts.push(`${first} needs on-the-fly compression but all compression slots are busy, so the next best was taken`);
+    }
+    const others = usable.filter((c) => c !== chosen.coding);
+    parts.push(`${chosen.coding} (${chosen.source}) has the highest client q-value among the codings available for this file` +
+      (others.length ? `; equal q-values go to the server preference ${preference.join(' > ')} > identity (also acceptable: ${others.join(', ')})` : ''));
+  }
+  for (const coding of preference) {
+    if (info.unavailable[coding]) parts.push(`${coding} unavailable: ${info.unavailable[coding]}`);
+  }
+  return parts.join('; ');
+}
+
+function json(status, value, isHead) {
+  const body = Buffer.from(JSON.stringify(value));
+  const headers = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(body.length),
+    'cache-control': 'no-store',
+  };
+  return response(status, headers, isHead ? null : body);
+}
+
+module.exports = { negotiateEndpoint };

@@ -1,0 +1,53 @@
+'use strict';
+// A representation is one concrete body a URL can be answered with (identity, a precompressed
+// variant or an on-the-fly compression), with every header it needs computed once: the hot
+// path hands these prebuilt objects straight to res.writeHead()/stream.respond(), which copy
+// them (Node adds Date itself).
+
+const VARY = 'Accept-Encoding';
+
+// fields: { coding, source, size, etag, lastModified, lastModifiedMs, contentType,
+//           cacheControl, bytes (Buffer | null), path, stat (for fd checks), rangeable }
+function createRepresentation(fields) {
+  const rep = { ...fields };
+  const common = {
+    'content-type': rep.contentType,
+    'etag': rep.etag,
+    'last-modified': rep.lastModified,
+    'cache-control': rep.cacheControl,
+    'vary': VARY,
+  };
+  if (rep.coding !== 'identity') common['content-encoding'] = rep.coding;
+  // A body compressed while it streams has no length up front and cannot seek.
+  if (rep.size !== null) common['content-length'] = String(rep.size);
+  common['accept-ranges'] = rep.rangeable ? 'bytes' : 'none';
+  rep.headers = common;
+  rep.ok = prebuilt(200, common, rep.bytes, rep);
+  rep.head = prebuilt(200, common, null, rep);
+  const notModified = {
+    'etag': rep.etag,
+    'last-modified': rep.lastModified,
+    'cache-control': rep.cacheControl,
+    'vary': VARY,
+  };
+  rep.notModified = prebuilt(304, notModified, null, rep);
+  return rep;
+}
+
+// A response descriptor: plain data both protocol adapters know how to send.
+// body: Buffer | stream.Readable | null. h2 carries the same headers plus :status.
+function prebuilt(status, headers, body, rep) {
+  return {
+    status,
+    headers,
+    h2: { ':status': status, ...headers },
+    body,
+    coding: rep.coding,
+  };
+}
+
+function response(status, headers, body, coding = null) {
+  return { status, headers, h2: null, body, coding };
+}
+
+module.exports = { createRepresentation, response, VARY };

@@ -1,0 +1,210 @@
+'use strict';
+// Builds and starts one server process: HTTPS with HTTP/2 and HTTP/1.1 (ALPN) on one port,
+// an optional plain-HTTP redirect port, and graceful shutdown.
+
+const fs = require('node:fs/promises');
+const http2 = require('node:http2');
+const os = require('node:os');
+const { normalizeOptions } = require('./options');
+const { ConfigError } = require('./errors');
+const { Logger } = require('./logger');
+const { loadCertificate } = require('./certs');
+const { createEngines, VARIANT_EXTENSIONS } = require('./codings');
+const { CompressCache } = require('./compress-cache');
+const { FileStore } = require('./file-store');
+const { Core } = require('./core');
+const { negotiateEndpoint } = require('./negotiate-endpoint');
+const { createHttp1Handler } = require('./http1');
+const { createHttp2Handler } = require('./http2');
+const { createRedirectServer } = require('./redirect-server');
+
+const MiB = 1024 * 1024;
+
+// HTTP/2 limits, chosen for a static file server (see README "HTTP/2 and timeouts").
+const HTTP2_SETTINGS = {
+  maxConcurrentStreams: 128,
+  maxHeaderListSize: 32 * 1024,
+};
+const HTTP2_OPTIONS = {
+  maxSessionMemory: 16,
+  peerMaxConcurrentStreams: 100,
+};
+// HTTP/1.1 and TLS timeouts: slow or idle clients lose their socket instead of holding it.
+const TIMEOUTS = {
+  handshakeTimeout: 10_000,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  idleTimeout: 120_000,
+};
+// Enough for the 8 KiB request-target limit plus ordinary headers, so over-long paths get 414.
+const MAX_HTTP1_HEADER_BYTES = 32 * 1024;
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+const IDLE_SWEEP_MS = 100;
+
+const DEFAULT_TUNING = {
+  bufferLimit: 4 * MiB,
+  minCompressBytes: 1024,
+  fileCacheBytes: 64 * MiB,
+  compressCacheBytes: 64 * MiB,
+  maxConcurrentCompressions: os.availableParallelism(),
+};
+
+function loopbackName(host) {
+  return ['127.0.0.1', '::1', '::', '0.0.0.0', 'localhost'].includes(host) ? 'localhost' : host;
+}
+
+// API options: everything the CLI takes (camelCase), plus `tls: { cert, key }` contents,
+// `logger`, and the DEFAULT_TUNING knobs above.
+async function startServer(input = {}) {
+  const options = normalizeOptions(input);
+  const tuning = { ...DEFAULT_TUNING };
+  for (const key of Object.keys(DEFAULT_TUNING)) if (input[key] !== undefined) tuning[key] = input[key];
+  const log = input.logger || new Logger({ level: options.logLevel });
+
+  const rootReal = await fs.realpath(options.root).catch(() => null);
+  if (rootReal === null || !(await fs.stat(rootReal)).isDirectory()) {
+    throw new ConfigError(`--root: ${options.root} is not a directory`);
+  }
+  let engines;
+  try {
+    engines = createEngines({ brotliEngine: options.brotliEngine });
+  } catch (err) {
+    throw new ConfigError(`--brotli-engine: ${err.message}`);
+  }
+  const tls = input.tls || await loadCertificate(options, log);
+
+  const cache = new CompressCache({ engines, maxBytes: tuning.compressCacheBytes, maxConcurrent: tuning.maxConcurrentCompressions });
+  const dynamicReasons = {};
+  for (const coding of options.encodings) {
+    dynamicReasons[coding] = !options.dynamic ? 'no variant and dynamic compression is off (--no-dynamic)'
+      : !engines.available.includes(coding) ? 'no variant and no engine for it in this runtime' : null;
+  }
+  const store = new FileStore({
+    rootReal,
+    encodings: options.encodings,
+    variantCodings: options.encodings.filter((c) => VARIANT_EXTENSIONS[c]).map((c) => [c, VARIANT_EXTENSIONS[c]]),
+    dynamicReasons,
+    minCompressBytes: tuning.minCompressBytes,
+    bufferLimit: tuning.bufferLimit,
+    maxBytes: tuning.fileCacheBytes,
+    revalidateMs: options.revalidateMs,
+    cacheControl: options.cacheControl,
+    log,
+  });
+  const core = new Core({ store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint });
+
+  let closing = null;
+  const server = http2.createSecureServer({
+    cert: tls.cert,
+    key: tls.key,
+    allowHTTP1: true,
+    settings: HTTP2_SETTINGS,
+    ...HTTP2_OPTIONS,
+    handshakeTimeout: TIMEOUTS.handshakeTimeout,
+  });
+  // Adding a 'request' listener makes Node also route every HTTP/2 stream through the compat
+  // layer; that hook is the server's only initial 'newListener' listener. HTTP/2 is served
+  // from 'stream' directly, so 'request' must only ever see HTTP/1.1.
+  for (const hook of server.listeners('newListener')) server.off('newListener', hook);
+  server.headersTimeout = TIMEOUTS.headersTimeout;
+  server.requestTimeout = TIMEOUTS.requestTimeout;
+  server.keepAliveTimeout = TIMEOUTS.keepAliveTimeout;
+  server.maxHeaderSize = MAX_HTTP1_HEADER_BYTES;
+  server.setTimeout(TIMEOUTS.idleTimeout);
+  server.on('stream', createHttp2Handler(core, log));
+  server.on('request', createHttp1Handler(core, log, () => closing !== null));
+
+  const sockets = new Set();
+  const sessions = new Set();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+    if (closing !== null) session.close();
+  });
+  server.on('sessionError', (err) => log.debug(`http2 session error: ${err.message}`));
+
+  await listen(server, options.port, options.host);
+  const port = server.address().port;
+
+  let redirectServer = null;
+  if (options.httpPort !== undefined) {
+    redirectServer = createRedirectServer({ httpsPort: port, fallbackHost: loopbackName(options.host) });
+    Object.assign(redirectServer, {
+      headersTimeout: TIMEOUTS.headersTimeout,
+      requestTimeout: TIMEOUTS.requestTimeout,
+      keepAliveTimeout: TIMEOUTS.keepAliveTimeout,
+    });
+    try {
+      await listen(redirectServer, options.httpPort, options.host);
+    } catch (err) {
+      server.close();
+      throw err;
+    }
+  }
+
+  const name = loopbackName(options.host);
+  const url = `https://${name.includes(':') ? `[${name}]` : name}:${port}/`;
+
+  // Stops accepting, lets in-flight responses finish (HTTP/2 sessions get GOAWAY), and forces
+  // whatever is left after timeoutMs.
+  function close({ timeoutMs = SHUTDOWN_TIMEOUT_MS } = {}) {
+    if (closing !== null) return closing;
+    closing = (async () => {
+      const done = [new Promise((resolve) => server.close(resolve))];
+      if (redirectServer !== null) {
+        done.push(new Promise((resolve) => redirectServer.close(resolve)));
+        redirectServer.closeIdleConnections();
+      }
+      for (const session of sessions) session.close();
+      // Keep-alive HTTP/1.1 sockets become idle as their last response ends.
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      const force = setTimeout(() => {
+        log.warn(`shutdown: forcing ${sockets.size} connection(s) closed after ${timeoutMs} ms`);
+        for (const session of sessions) session.destroy();
+        for (const socket of sockets) socket.destroy();
+        if (redirectServer !== null) redirectServer.closeAllConnections();
+      }, timeoutMs);
+      try {
+        await Promise.all(done);
+      } finally {
+        clearInterval(sweep);
+        clearTimeout(force);
+      }
+      await log.drain();
+    })();
+    return closing;
+  }
+
+  return {
+    url,
+    port,
+    httpPort: redirectServer !== null ? redirectServer.address().port : null,
+    httpUrl: redirectServer !== null ? `http://${name.includes(':') ? `[${name}]` : name}:${redirectServer.address().port}/` : null,
+    certificate: tls.cert,
+    close,
+    get stats() { return core.stats; },
+    log,
+  };
+}
+
+function listen(server, port, host) {
+  return new Promise((resolve, reject) => {
+    const onError = (err) => {
+      reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL'
+        ? new ConfigError(`cannot listen on ${host}:${port}: ${err.code}`) : err);
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+// The limits are exported for the tests that check the server enforces what it advertises.
+module.exports = { startServer, HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS };

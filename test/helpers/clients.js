@@ -1,0 +1,127 @@
+'use strict';
+// Real clients over real TLS sockets: Node's https (HTTP/1.1 via ALPN), Node's http2, and
+// curl. Every call resolves { status, headers, body } with the raw (still encoded) body.
+
+const https = require('node:https');
+const http2 = require('node:http2');
+const zlib = require('node:zlib');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFile, execFileSync } = require('node:child_process');
+const { promisify } = require('node:util');
+const { createEngines } = require('../../server/codings');
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+const engines = createEngines();
+
+// Bodies are decoded independently of the server's engines where Node can: br, gzip and
+// deflate with zlib; zstd (zstd-napi) and lzma (lzma-native) through the codings module.
+function decode(coding, body) {
+  switch (coding) {
+    case undefined:
+    case 'identity': return Promise.resolve(body);
+    case 'br': return promisify(zlib.brotliDecompress)(body);
+    case 'gzip': return promisify(zlib.gunzip)(body);
+    case 'deflate': return promisify(zlib.inflate)(body);
+    default: return engines.decompress(coding, body);
+  }
+}
+
+let curlPath;
+// false when curl is installed, else the reason to skip (fits node:test's { skip }).
+function curlSkipReason() {
+  if (curlPath === undefined) {
+    try {
+      curlPath = execFileSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim() || null;
+    } catch {
+      curlPath = null;
+    }
+  }
+  return curlPath ? false : 'curl is not installed (apt-get install curl)';
+}
+
+function createClients({ port, ca, host = '127.0.0.1' }) {
+  const sessions = new Set();
+
+  function h1(path, { method = 'GET', headers = {} } = {}) {
+    return new Promise((resolve, reject) => {
+      const req = https.request({
+        host, port, path, method, headers, ca, servername: 'localhost', agent: false,
+        ALPNProtocols: ['http/1.1'], timeout: REQUEST_TIMEOUT_MS,
+      }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({
+          status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks),
+          alpn: res.socket.alpnProtocol, httpVersion: res.httpVersion,
+        }));
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error(`timeout: ${method} ${path}`)));
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  function connectH2() {
+    const session = http2.connect(`https://${host}:${port}`, { ca, servername: 'localhost' });
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
+    session.on('error', () => {});
+    return session;
+  }
+
+  let shared = null;
+  // Requests over one shared HTTP/2 session unless `session` is given.
+  function h2(path, { method = 'GET', headers = {}, session } = {}) {
+    if (!session) {
+      if (!shared || shared.closed || shared.destroyed) shared = connectH2();
+      session = shared;
+    }
+    return new Promise((resolve, reject) => {
+      const stream = session.request({ ':method': method, ':path': path, ...headers });
+      stream.setTimeout(REQUEST_TIMEOUT_MS, () => stream.close(http2.constants.NGHTTP2_CANCEL));
+      let response = null;
+      const chunks = [];
+      stream.on('response', (h) => { response = h; });
+      stream.on('data', (c) => chunks.push(c));
+      stream.on('end', () => {
+        const { ':status': status, ...rest } = response;
+        resolve({ status, headers: rest, body: Buffer.concat(chunks), alpn: session.alpnProtocol });
+      });
+      stream.on('error', reject);
+      stream.on('close', () => {
+        if (!response || stream.rstCode) reject(new Error(`stream closed (rst ${stream.rstCode}) before a full response`));
+      });
+      stream.end();
+    });
+  }
+
+  let caDir = null;
+  // Runs curl (verifying the certificate) against the server; args go before the URL.
+  // Resolves { code, stdout (Buffer), stderr }.
+  function curl(target, args = []) {
+    caDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'negotiate-ca-'));
+    const caFile = path.join(caDir, 'ca.pem');
+    fs.writeFileSync(caFile, ca);
+    return new Promise((resolve) => {
+      execFile('curl', ['-sS', '--cacert', caFile, '--resolve', `localhost:${port}:${host}`, ...args, `https://localhost:${port}${target}`],
+        { encoding: 'buffer', timeout: REQUEST_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+        (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr: stderr.toString() }));
+    });
+  }
+
+  async function closeAll() {
+    if (caDir) fs.rmSync(caDir, { recursive: true, force: true });
+    await Promise.all([...sessions].map((s) => new Promise((resolve) => {
+      if (s.closed || s.destroyed) resolve();
+      else s.close(resolve);
+    })));
+  }
+
+  return { h1, h2, connectH2, curl, closeAll };
+}
+
+module.exports = { createClients, decode, curlSkipReason, engines };

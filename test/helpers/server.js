@@ -1,0 +1,126 @@
+'use strict';
+// Test servers: a temporary root filled with fixture files, startServer() on 127.0.0.1 port 0
+// with a throwaway certificate, and clients bound to it. close() stops the server and
+// removes the root.
+
+const fs = require('node:fs/promises');
+const os = require('node:os');
+const path = require('node:path');
+const { startServer } = require('../../server');
+const { generateSelfSigned } = require('../../server/certs');
+const { spawn } = require('node:child_process');
+const { createClients } = require('./clients');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+let certificate = null;
+
+// One certificate per test process: key generation is the slowest part of a server start.
+function testCertificate() {
+  certificate ??= generateSelfSigned();
+  return certificate;
+}
+
+// files: { 'dir/name.ext': string | Buffer | { content, mtime (Date|seconds), symlink } }.
+async function writeFiles(root, files) {
+  for (const [rel, spec] of Object.entries(files)) {
+    const file = path.join(root, rel);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const { content, mtime, symlink } = typeof spec === 'string' || Buffer.isBuffer(spec) ? { content: spec } : spec;
+    if (symlink !== undefined) {
+      await fs.symlink(symlink, file);
+      continue;
+    }
+    await fs.writeFile(file, content);
+    if (mtime !== undefined) await fs.utimes(file, mtime, mtime);
+  }
+}
+
+async function makeTempDir(prefix = 'negotiate-test-') {
+  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+// options: startServer options plus `files` for a fresh temporary root (or `root`).
+async function startTestServer({ files = {}, ...options } = {}) {
+  const tmp = options.root ? null : await makeTempDir();
+  const root = options.root || path.join(tmp, 'root');
+  if (tmp) {
+    await fs.mkdir(root);
+    await writeFiles(root, files);
+  }
+  const tls = await testCertificate();
+  let server;
+  try {
+    server = await startServer({ host: '127.0.0.1', port: 0, logLevel: 'silent', tls, ...options, root });
+  } catch (err) {
+    if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+    throw err;
+  }
+  const clients = createClients({ port: server.port, ca: tls.cert });
+  return {
+    ...clients,
+    server,
+    port: server.port,
+    root,
+    tmp,
+    origin: `https://127.0.0.1:${server.port}`,
+    get stats() { return server.stats; },
+    async close() {
+      await clients.closeAll();
+      await server.close({ timeoutMs: 2000 });
+      if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+// Deterministic, compressible text of about `bytes` bytes.
+function compressibleText(bytes, seed = 'line') {
+  let out = '';
+  for (let i = 0; out.length < bytes; i++) out += `${seed} ${i}: the quick brown fox jumps over the lazy dog\n`;
+  return out.slice(0, bytes);
+}
+
+const SPAWN_TIMEOUT_MS = 20_000;
+
+// Runs the CLI (`node server ...args`) and resolves once it printed the URL it listens on:
+// { child, url, port, httpUrl, output() (everything printed so far), exited (Promise of
+// { code, signal }), stop(signal) }. Rejects with the output if it exits or stalls first.
+function spawnCli(args, { env = {} } = {}) {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'server'), ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (c) => { out += c; });
+  child.stderr.on('data', (c) => { out += c; });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const handle = {
+    child,
+    exited,
+    output: () => out,
+    stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`CLI did not start:\n${out}`)); }, SPAWN_TIMEOUT_MS);
+    const onData = () => {
+      const m = /listening on (https:\/\/\S+?:(\d+)\/)[^\n]*?(?:; (http:\/\/\S+) redirects there)?\n/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      resolve(Object.assign(handle, { url: m[1], port: Number(m[2]), httpUrl: m[3] || null }));
+    };
+    child.stdout.on('data', onData);
+    exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`CLI exited (${code ?? signal}) before listening:\n${out}`), { code, output: out }));
+    });
+  });
+}
+
+// The shared read-only material sits next to the repository (../shared in CI).
+const SHARED_DIR = path.resolve(REPO_ROOT, '..', 'shared');
+
+module.exports = { startTestServer, spawnCli, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };
