@@ -15,7 +15,7 @@ const { evaluateTargets } = require('./targets');
 const { corpusFolderRatios } = require('./figure1');
 const { renderTerminal } = require('./report');
 const { createPinning } = require('../lib/pinning');
-const { machineInfo } = require('../lib/machine-info');
+const { machineInfo, commandLine } = require('../lib/machine-info');
 const { saveSection } = require('../lib/results-store');
 const { writeReadme } = require('../lib/results-readme');
 const { installCleanupHandlers, runToCompletion } = require('../lib/process-group');
@@ -51,13 +51,6 @@ function parseOptions(argv) {
     // Each callgrind job processes at least this many input bytes.
     callgrindBytes: values.quick ? 2e5 : 2e6,
   };
-}
-
-function commandLine() {
-  const args = process.argv.slice(2).join(' ');
-  const event = process.env.npm_lifecycle_event;
-  if (event) return `npm run ${event}${args ? ` -- ${args}` : ''}`;
-  return `node ${path.relative(process.cwd(), process.argv[1])}${args ? ` ${args}` : ''}`;
 }
 
 // Builds the binary and returns the compiler flags it used.

@@ -2,21 +2,12 @@
 // The system tools the HPACK benchmark needs, checked before anything is
 // built; each problem names the Debian package and the repo's install script.
 const fs = require('node:fs/promises');
-const { findOnPath } = require('../lib/find-on-path');
+const { findOnPath, fileExists: exists } = require('../lib/find-on-path');
 const { toolVersion } = require('../lib/machine-info');
 
 const NGHTTP2_HEADER = '/usr/include/nghttp2/nghttp2.h';
 const NGHTTP2_VERSION_HEADER = '/usr/include/nghttp2/nghttp2ver.h';
 const CALLGRIND_HEADER = '/usr/include/valgrind/callgrind.h';
-
-async function exists(file) {
-  try {
-    await fs.access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // Resolves to a list of problems (strings); empty when all is there.
 async function checkTools({ callgrind }) {

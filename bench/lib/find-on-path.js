@@ -1,5 +1,5 @@
 'use strict';
-// Whether an executable is on PATH, without running it.
+// Whether an executable is on PATH, or a file exists, without running anything.
 const fs = require('node:fs/promises');
 const path = require('node:path');
 
@@ -16,4 +16,13 @@ async function findOnPath(cmd, envPath = process.env.PATH || '') {
   return null;
 }
 
-module.exports = { findOnPath };
+async function fileExists(file) {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+module.exports = { findOnPath, fileExists };

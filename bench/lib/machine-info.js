@@ -2,6 +2,7 @@
 // What a result was measured on: CPU, kernel and the versions of the tools
 // involved, so figures from different machines are not compared blindly.
 const os = require('node:os');
+const path = require('node:path');
 const { execFile } = require('node:child_process');
 
 function machineInfo() {
@@ -27,4 +28,13 @@ function toolVersion(cmd, args, re) {
   });
 }
 
-module.exports = { machineInfo, toolVersion };
+// The command that produced a result, as typed: through npm when npm started
+// the run, else the node invocation.
+function commandLine() {
+  const args = process.argv.slice(2).join(' ');
+  const event = process.env.npm_lifecycle_event;
+  if (event) return `npm run ${event}${args ? ` -- ${args}` : ''}`;
+  return `node ${path.relative(process.cwd(), process.argv[1])}${args ? ` ${args}` : ''}`;
+}
+
+module.exports = { machineInfo, toolVersion, commandLine };

@@ -3,18 +3,9 @@
 // missing is reported with the Debian package and the repo's install script.
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const { findOnPath } = require('../lib/find-on-path');
+const { findOnPath, fileExists: exists } = require('../lib/find-on-path');
 const { SERVERS } = require('./plan');
 const { BROTLI_STATIC } = require('./nginx');
-
-async function exists(file) {
-  try {
-    await fs.access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // Resolves to a list of problems (strings); empty when all is there.
 async function checkRequirements(rows, { serverDir }) {

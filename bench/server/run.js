@@ -14,7 +14,7 @@ const { clientSettings } = require('./load-clients');
 const { summarizeRuns } = require('./summarize');
 const { createPinning } = require('../lib/pinning');
 const { writeSelfSignedCert } = require('../lib/tls-cert');
-const { machineInfo, toolVersion } = require('../lib/machine-info');
+const { machineInfo, toolVersion, commandLine } = require('../lib/machine-info');
 const { saveSection } = require('../lib/results-store');
 const { writeReadme } = require('../lib/results-readme');
 const { installCleanupHandlers, registerTempDir, removeTempDir, runToCompletion } = require('../lib/process-group');
@@ -54,14 +54,6 @@ function runLine(run) {
   const mb = (b) => (b / 2 ** 20).toFixed(0);
   return `${Math.round(run.reqPerSec)} req/s, p99 ${run.latencyMs.p99?.toFixed(1)} ms, ${run.errors.total} errors, `
     + `peak RSS ${mb(run.peakRssBytes)} MB, ${run.cpuSeconds.toFixed(1)} CPU s, body ${run.sample.ok ? 'ok' : run.sample.problem}`;
-}
-
-// As typed: through npm when npm started us, else the node invocation.
-function commandLine() {
-  const args = process.argv.slice(2).join(' ');
-  const event = process.env.npm_lifecycle_event;
-  if (event) return `npm run ${event}${args ? ` -- ${args}` : ''}`;
-  return `node ${path.relative(process.cwd(), process.argv[1])}${args ? ` ${args}` : ''}`;
 }
 
 async function main() {
