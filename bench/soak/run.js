@@ -117,7 +117,7 @@ async function main() {
       },
     });
     section = {
-      command: `npm run bench:soak -- ${process.argv.slice(2).join(' ')}`.trim(),
+      command: ['npm run bench:soak', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' '),
       startedAt,
       finishedAt: new Date().toISOString(),
       tools: { wrk: await toolVersion('wrk', ['-v'], /wrk (\S+)/), h2load: await toolVersion('h2load', ['--version'], /nghttp2\/(\S+)/) },

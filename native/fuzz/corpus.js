@@ -166,4 +166,4 @@ async function buildCorpus(target, dir, { sharedDir }) {
   return seeds.size;
 }
 
-module.exports = { buildCorpus, huffmanStrings };
+module.exports = { buildCorpus };
