@@ -7,14 +7,28 @@ const { logAccess } = require('./access-log');
 
 function ignore() {}
 
-function createHttp2Handler(core, log) {
-  return function onStream(stream, headers) {
+// RFC 9113 6.5.2: a field costs its name and value octets plus 32.
+const FIELD_OVERHEAD = 32;
+
+function headerListSize(rawHeaders) {
+  let size = 0;
+  for (let i = 0; i < rawHeaders.length; i++) size += rawHeaders[i].length;
+  return size + (rawHeaders.length / 2) * FIELD_OVERHEAD;
+}
+
+// maxHeaderListSize: what the server advertises in SETTINGS_MAX_HEADER_LIST_SIZE. nghttp2 treats
+// it as advisory, so a longer list is answered here with 431 instead of being processed.
+function createHttp2Handler(core, log, maxHeaderListSize) {
+  return function onStream(stream, headers, flags, rawHeaders) {
     const startedAt = performance.now();
     const method = headers[':method'];
     const target = headers[':path'];
     // A peer reset surfaces as an 'error' on the stream; it is not a server failure.
     stream.on('error', ignore);
-    core.decide(method, target, headers).then((d) => {
+    const decided = headerListSize(rawHeaders) > maxHeaderListSize
+      ? Promise.resolve(core.headerListTooLarge(method === 'HEAD'))
+      : core.decide(method, target, headers);
+    decided.then((d) => {
       const body = d.body;
       if (stream.destroyed || stream.closed) {
         if (body !== null && !Buffer.isBuffer(body)) body.destroy();
