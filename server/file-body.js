@@ -1,9 +1,17 @@
 'use strict';
-// Bodies too large to keep in memory are streamed from one fd opened per response. The fd is
-// checked against the stat the headers were built from, exactly that many bytes are sent, and
-// the fd is checked again before the last byte goes out: a file that shrank or was rewritten
-// meanwhile makes the stream fail (the adapter then aborts the response) instead of ending a
-// short or mixed body as if it were complete.
+// Bodies too large to keep in memory are streamed from one fd opened per response. The fd must
+// match the stat the headers were built from, exactly that many bytes are sent, and the last
+// chunk is held back until an fstat taken after the last read still matches that stat. A file
+// truncated or rewritten in place meanwhile (same size or not: a write moves mtime and ctime)
+// makes the stream fail before its last byte goes out, so the adapter aborts the response
+// (HTTP/1.1: socket destroyed short of Content-Length; HTTP/2: RST_STREAM) instead of ending a
+// short or mixed body as if it were complete. A file replaced by rename is no concern: the fd
+// keeps reading the old inode, whose bytes match the headers.
+//
+// Residual window: Linux stamps mtime/ctime from a coarse clock (one scheduler tick), so a
+// same-size rewrite that lands in the same tick as the stat the headers came from leaves the
+// stat unchanged and goes unnoticed. Closing it would need the file's content or a lease
+// (fcntl F_SETLEASE), neither of which is cheap or available from Node.
 
 const fs = require('node:fs');
 const { Transform } = require('node:stream');
@@ -18,7 +26,8 @@ class FileChangedError extends Error {
   }
 }
 
-// Counts bytes through, re-checks the fd's stat at the end, and releases the file with itself.
+// Passes chunks through one behind, re-checks the fd's stat once the reads are done, and
+// releases the file with itself.
 class CheckedBody extends Transform {
   constructor(file, fd, rep, expected) {
     super();
@@ -26,21 +35,29 @@ class CheckedBody extends Transform {
     this.fd = fd;
     this.rep = rep;
     this.remaining = expected;
+    this.held = null;
   }
 
   _transform(chunk, _enc, done) {
     this.remaining -= chunk.length;
-    done(null, chunk);
+    const previous = this.held;
+    this.held = chunk;
+    done(null, previous);
   }
 
   _flush(done) {
     if (this.remaining !== 0) { done(new FileChangedError(this.rep.path)); return; }
-    fs.fstat(this.fd, (err, st) => done(err || (sameStat(st, this.rep.stat) ? null : new FileChangedError(this.rep.path))));
+    fs.fstat(this.fd, (err, st) => {
+      if (err) { done(err); return; }
+      if (!sameStat(st, this.rep.stat)) { done(new FileChangedError(this.rep.path)); return; }
+      done(null, this.held);
+    });
   }
 
   // The read stream closes the fd when destroyed, and only after its read in flight (if any)
   // completes, so the fd number cannot be reused under that read.
   _destroy(err, done) {
+    this.held = null;
     this.file.destroy();
     done(err);
   }

@@ -134,6 +134,21 @@ function normalizeOptions(input = {}) {
   return out;
 }
 
+// `defaults` with the keys of `overrides` (startServer's `timeouts`, in ms) replaced.
+function mergeTimeouts(defaults, overrides = {}) {
+  if (overrides === null || typeof overrides !== 'object') throw new ConfigError('timeouts: expected an object of milliseconds');
+  const out = { ...defaults };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!Object.hasOwn(defaults, key)) throw new ConfigError(`timeouts.${key}: unknown, expected one of ${Object.keys(defaults).join(', ')}`);
+    try {
+      out[key] = intIn(1, 3_600_000)(value);
+    } catch (err) {
+      throw new ConfigError(`timeouts.${key}: ${err.message}`);
+    }
+  }
+  return out;
+}
+
 function helpText() {
   const lines = ['Usage: node server [options]', '', 'Options (each has the environment twin shown under it; flags win):'];
   for (const opt of OPTIONS) {
@@ -145,4 +160,4 @@ function helpText() {
   return lines.join('\n') + '\n';
 }
 
-module.exports = { parseCli, normalizeOptions, helpText };
+module.exports = { parseCli, normalizeOptions, mergeTimeouts, helpText };

@@ -5,7 +5,7 @@
 const fs = require('node:fs/promises');
 const http2 = require('node:http2');
 const os = require('node:os');
-const { normalizeOptions } = require('./options');
+const { normalizeOptions, mergeTimeouts } = require('./options');
 const { ConfigError } = require('./errors');
 const { Logger } = require('./logger');
 const { loadCertificate } = require('./certs');
@@ -29,13 +29,20 @@ const HTTP2_OPTIONS = {
   maxSessionMemory: 16,
   peerMaxConcurrentStreams: 100,
 };
-// HTTP/1.1 and TLS timeouts: slow or idle clients lose their socket instead of holding it.
+// Timeouts in ms: slow or idle clients lose their connection instead of holding it (see README
+// "HTTP/2 and timeouts"). headersTimeout also bounds an HTTP/2 client's preface and first
+// SETTINGS, as nginx's client_header_timeout does. Node's HTTP/2 session timer restarts on any
+// byte, so a peer stalled inside a frame cannot be told from an idle one: a session with no
+// open stream gets http2IdleTimeout (nginx: keepalive_timeout), one serving streams idleTimeout.
 const TIMEOUTS = {
   handshakeTimeout: 10_000,
   headersTimeout: 10_000,
   requestTimeout: 30_000,
   keepAliveTimeout: 5_000,
+  http2IdleTimeout: 30_000,
   idleTimeout: 120_000,
+  // How often Node sweeps HTTP/1.1 connections for headersTimeout/requestTimeout (default 30 s).
+  connectionsCheckingInterval: 1_000,
 };
 // Enough for the 8 KiB request-target limit plus ordinary headers, so over-long paths get 414.
 const MAX_HTTP1_HEADER_BYTES = 32 * 1024;
@@ -54,10 +61,28 @@ function loopbackName(host) {
   return ['127.0.0.1', '::1', '::', '0.0.0.0', 'localhost'].includes(host) ? 'localhost' : host;
 }
 
+// Closes an HTTP/2 session that has not sent its preface and first SETTINGS within
+// headersTimeout, and switches its idle timeout between http2IdleTimeout (no open stream)
+// and idleTimeout (streams in flight). Expiry runs Node's handler, which destroys the session.
+function guardSession(session, timeouts) {
+  const preface = setTimeout(() => session.destroy(), timeouts.headersTimeout).unref();
+  session.once('remoteSettings', () => clearTimeout(preface));
+  session.once('close', () => clearTimeout(preface));
+  let open = 0;
+  session.setTimeout(timeouts.http2IdleTimeout);
+  session.on('stream', (stream) => {
+    if (open++ === 0) session.setTimeout(timeouts.idleTimeout);
+    stream.once('close', () => {
+      if (--open === 0 && !session.destroyed) session.setTimeout(timeouts.http2IdleTimeout);
+    });
+  });
+}
+
 // API options: everything the CLI takes (camelCase), plus `tls: { cert, key }` contents,
-// `logger`, and the DEFAULT_TUNING knobs above.
+// `logger`, the DEFAULT_TUNING knobs above, and `timeouts` (a partial override of TIMEOUTS).
 async function startServer(input = {}) {
   const options = normalizeOptions(input);
+  const timeouts = mergeTimeouts(TIMEOUTS, input.timeouts);
   const tuning = { ...DEFAULT_TUNING };
   for (const key of Object.keys(DEFAULT_TUNING)) if (input[key] !== undefined) tuning[key] = input[key];
   const log = input.logger || new Logger({ level: options.logLevel });
@@ -101,18 +126,20 @@ async function startServer(input = {}) {
     allowHTTP1: true,
     settings: HTTP2_SETTINGS,
     ...HTTP2_OPTIONS,
-    handshakeTimeout: TIMEOUTS.handshakeTimeout,
+    handshakeTimeout: timeouts.handshakeTimeout,
   });
   // Adding a 'request' listener makes Node also route every HTTP/2 stream through the compat
   // layer; that hook is the server's only initial 'newListener' listener. HTTP/2 is served
   // from 'stream' directly, so 'request' must only ever see HTTP/1.1.
   for (const hook of server.listeners('newListener')) server.off('newListener', hook);
-  server.headersTimeout = TIMEOUTS.headersTimeout;
-  server.requestTimeout = TIMEOUTS.requestTimeout;
-  server.keepAliveTimeout = TIMEOUTS.keepAliveTimeout;
+  server.headersTimeout = timeouts.headersTimeout;
+  server.requestTimeout = timeouts.requestTimeout;
+  server.keepAliveTimeout = timeouts.keepAliveTimeout;
+  // Read when the server starts listening (allowHTTP1 servers run Node's HTTP/1.1 sweep).
+  server.connectionsCheckingInterval = timeouts.connectionsCheckingInterval;
   server.maxHeaderSize = MAX_HTTP1_HEADER_BYTES;
-  server.setTimeout(TIMEOUTS.idleTimeout);
-  server.on('stream', createHttp2Handler(core, log));
+  server.setTimeout(timeouts.idleTimeout);
+  server.on('stream', createHttp2Handler(core, log, HTTP2_SETTINGS.maxHeaderListSize));
   server.on('request', createHttp1Handler(core, log, () => closing !== null));
 
   const sockets = new Set();
@@ -124,6 +151,7 @@ async function startServer(input = {}) {
   server.on('session', (session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
+    guardSession(session, timeouts);
     if (closing !== null) session.close();
   });
   server.on('sessionError', (err) => log.debug(`http2 session error: ${err.message}`));
@@ -135,9 +163,10 @@ async function startServer(input = {}) {
   if (options.httpPort !== undefined) {
     redirectServer = createRedirectServer({ httpsPort: port, fallbackHost: loopbackName(options.host) });
     Object.assign(redirectServer, {
-      headersTimeout: TIMEOUTS.headersTimeout,
-      requestTimeout: TIMEOUTS.requestTimeout,
-      keepAliveTimeout: TIMEOUTS.keepAliveTimeout,
+      headersTimeout: timeouts.headersTimeout,
+      requestTimeout: timeouts.requestTimeout,
+      keepAliveTimeout: timeouts.keepAliveTimeout,
+      connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
     });
     try {
       await listen(redirectServer, options.httpPort, options.host);
