@@ -2,10 +2,15 @@
 // The project's server (node server/ CLI) started on port 0 for one run; it
 // prints its URL when it is ready to accept connections. Log level "error":
 // "silent" would also suppress that line, "info" would add an access log.
+const { scripts } = require('../../package.json');
 const { spawnGroup, stopGroup, waitForLine } = require('../lib/process-group');
 
+// The Node flags `npm start` gives the server (V8 heap sizing), so the benchmark
+// measures the process users run.
+const NODE_FLAGS = scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+
 async function startProjectServer({ serverDir, root, workers, brotliEngine, cert, key, pin }) {
-  const args = [serverDir, '--root', root, '--port', '0', '--host', '127.0.0.1', '--log-level', 'error',
+  const args = [...NODE_FLAGS, serverDir, '--root', root, '--port', '0', '--host', '127.0.0.1', '--log-level', 'error',
     '--cert', cert, '--key', key];
   if (workers > 1) args.push('--workers', String(workers));
   if (brotliEngine) args.push('--brotli-engine', brotliEngine);
