@@ -67,12 +67,12 @@ Decoder::Decoder(const Napi::CallbackInfo &info) : Napi::ObjectWrap<Decoder>(inf
 {
     napi_env env = info.Env();
     struct hpack_decoder_limits limits;
-    if (!GetUint32(env, info[0], "tableSize must be an integer from 0 to 16777216", &limits.max_table_size) ||
+    if (!GetUint32(env, info[0], kTableSizeMessage, &limits.max_table_size) ||
         !GetUint32(env, info[1], "maxHeaderListSize must be a 32-bit unsigned integer", &limits.max_header_list_size) ||
         !GetUint32(env, info[2], "maxStringLength must be a 32-bit unsigned integer", &limits.max_string_length))
         return;
     if (limits.max_table_size > (1u << 24)) {
-        ThrowRangeError(env, "tableSize must be an integer from 0 to 16777216");
+        ThrowRangeError(env, kTableSizeMessage);
         return;
     }
     dec_ = hpack_decoder_new(&limits);
@@ -108,13 +108,8 @@ Napi::Value Decoder::SetTableSize(const Napi::CallbackInfo &info)
 {
     napi_env env = info.Env();
     uint32_t size;
-    if (!GetUint32(env, info[0], "tableSize must be an integer from 0 to 16777216", &size))
-        return Napi::Value();
-    int rc = hpack_decoder_set_max_table_size(dec_, size);
-    if (rc == HPACK_ERR_INVALID_ARGUMENT)
-        ThrowRangeError(env, "tableSize must be an integer from 0 to 16777216");
-    else if (rc != HPACK_OK)
-        ThrowHpackError(env, rc, "cannot resize the decoder's table");
+    if (GetUint32(env, info[0], kTableSizeMessage, &size))
+        ThrowResizeError(env, hpack_decoder_set_max_table_size(dec_, size), "cannot resize the decoder's table");
     return Napi::Value();
 }
 

@@ -38,7 +38,7 @@ Encoder::Encoder(const Napi::CallbackInfo &info) : Napi::ObjectWrap<Encoder>(inf
 {
     napi_env env = info.Env();
     uint32_t table_size, indexing, flags;
-    if (!GetUint32(env, info[0], "tableSize must be an integer from 0 to 16777216", &table_size) ||
+    if (!GetUint32(env, info[0], kTableSizeMessage, &table_size) ||
         !GetUint32(env, info[1], "indexing must be 0, 1 or 2", &indexing) ||
         !GetUint32(env, info[2], "flags must be a 32-bit unsigned integer", &flags))
         return;
@@ -119,13 +119,8 @@ Napi::Value Encoder::SetTableSize(const Napi::CallbackInfo &info)
 {
     napi_env env = info.Env();
     uint32_t size;
-    if (!GetUint32(env, info[0], "tableSize must be an integer from 0 to 16777216", &size))
-        return Napi::Value();
-    int rc = hpack_encoder_set_table_size(enc_, size);
-    if (rc == HPACK_ERR_INVALID_ARGUMENT)
-        ThrowRangeError(env, "tableSize must be an integer from 0 to 16777216");
-    else if (rc != HPACK_OK)
-        ThrowHpackError(env, rc, "cannot resize the encoder's table");
+    if (GetUint32(env, info[0], kTableSizeMessage, &size))
+        ThrowResizeError(env, hpack_encoder_set_table_size(enc_, size), "cannot resize the encoder's table");
     return Napi::Value();
 }
 

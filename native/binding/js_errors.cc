@@ -92,3 +92,13 @@ bool GetUint32(napi_env env, napi_value v, const char *message, uint32_t *out)
     *out = (uint32_t)d;
     return true;
 }
+
+const char kTableSizeMessage[] = "tableSize must be an integer from 0 to 16777216";
+
+void ThrowResizeError(Napi::Env env, int rc, const char *what)
+{
+    if (rc == HPACK_ERR_INVALID_ARGUMENT)
+        ThrowRangeError(env, kTableSizeMessage);
+    else if (rc != HPACK_OK)
+        ThrowHpackError(env, rc, what);
+}

@@ -23,4 +23,11 @@ bool GetInt32s(napi_env env, napi_value value, const char *what, int32_t **data,
 // An integer in [0, 2^32) as uint32_t, or a TypeError / RangeError with message thrown.
 bool GetUint32(napi_env env, napi_value value, const char *message, uint32_t *out);
 
+// Table sizes the core accepts: 0 to 16 MiB.
+extern const char kTableSizeMessage[];
+
+// Throws for the result of resizing a table, if it failed: a RangeError for a size the core
+// refuses, else an Error with the hpack_error's code. Nothing for HPACK_OK.
+void ThrowResizeError(Napi::Env env, int rc, const char *what);
+
 #endif
