@@ -28,6 +28,10 @@ function createHttp1Handler(core, log, isClosing) {
           logAccess(log, req.method, req.url, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt);
         });
       }
+    }).catch((err) => {
+      // decide() never rejects, so this is a failure while sending: drop this response only.
+      log.error(`sending ${req.method} ${req.url} failed: ${err.stack || err}`);
+      res.destroy();
     });
   };
 }

@@ -2,6 +2,7 @@
 // HTTP/2 adapter: serves each stream through stream.respond() directly (no compat-layer
 // request/response objects), sending the core's descriptor.
 
+const { constants: { NGHTTP2_INTERNAL_ERROR } } = require('node:http2');
 const { pipeline } = require('node:stream');
 const { logAccess } = require('./access-log');
 
@@ -48,6 +49,10 @@ function createHttp2Handler(core, log, maxHeaderListSize) {
           logAccess(log, method, target, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt);
         });
       }
+    }).catch((err) => {
+      // decide() never rejects, so this is a failure while sending: reset this stream only.
+      log.error(`sending ${method} ${target} failed: ${err.stack || err}`);
+      stream.close(NGHTTP2_INTERNAL_ERROR);
     });
   };
 }

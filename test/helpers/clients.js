@@ -88,6 +88,7 @@ function createClients({ port, ca, host = '127.0.0.1' }) {
       stream.on('response', (h) => { response = h; });
       stream.on('data', (c) => chunks.push(c));
       stream.on('end', () => {
+        if (response === null) return; // 'close' rejects: the stream ended with no response
         const { ':status': status, ...rest } = response;
         resolve({ status, headers: rest, body: Buffer.concat(chunks), alpn: session.alpnProtocol });
       });
