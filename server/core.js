@@ -57,7 +57,7 @@ class Core {
       if (parsed.trailingSlash) throw new RequestError(404, 'ERR_NOT_FOUND', 'not a directory');
       return { info };
     }
-    if (!parsed.trailingSlash) return { redirect: encodeURI(parsed.rel) + '/' + parsed.query };
+    if (!parsed.trailingSlash) return { redirect: directoryLocation(parsed.rel) + parsed.query };
     const index = await this.store.lookup(parsed.rel === '/' ? '/index.html' : parsed.rel + '/index.html');
     if (index.kind !== 'file') throw new RequestError(404, 'ERR_NOT_FOUND', 'no index.html');
     return { info: index };
@@ -203,6 +203,13 @@ function partial(rep, { start, end }, isHead) {
 
 function notAcceptable(info, isHead) {
   return textResponse(406, `not acceptable; available content-codings: ${info.offered.join(', ')}\n`, isHead, { 'vary': VARY });
+}
+
+// The slashed path of a directory, built from the normalised segments, each percent-encoded so
+// that '?', '#' or '%' in a folder name stay part of the path. The root ('/js/..') is '/', never
+// '//', which a client would read as a network-path reference to another host.
+function directoryLocation(rel) {
+  return rel === '/' ? '/' : `${rel.split('/').map(encodeURIComponent).join('/')}/`;
 }
 
 function redirect(location, isHead) {
