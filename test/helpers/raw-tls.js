@@ -8,7 +8,7 @@ const tls = require('node:tls');
 
 const TIMEOUT_MS = 10_000;
 
-function parseResponse(raw) {
+function parseResponse(raw, isHead) {
   const end = raw.indexOf('\r\n\r\n');
   if (end === -1) return null;
   const [statusLine, ...lines] = raw.slice(0, end).split('\r\n');
@@ -19,12 +19,13 @@ function parseResponse(raw) {
     (headers[name] ??= []).push(line.slice(colon + 1).trim());
   }
   const body = raw.slice(end + 4);
-  const length = headers['content-length'] ? Number(headers['content-length'][0]) : null;
+  const length = isHead ? 0 : headers['content-length'] ? Number(headers['content-length'][0]) : null;
   if (length !== null && Buffer.byteLength(body) < length) return null;
   return { status: Number(statusLine.split(' ')[1]), statusLine, headers, body: length === null ? body : body.slice(0, length), raw };
 }
 
 function rawTls({ port, ca, request, alpn = ['http/1.1'], host = '127.0.0.1' }) {
+  const isHead = request.startsWith('HEAD ');
   return new Promise((resolve, reject) => {
     const socket = tls.connect({ host, port, ca, servername: 'localhost', ALPNProtocols: alpn }, () => socket.write(request));
     let raw = '';
@@ -34,7 +35,7 @@ function rawTls({ port, ca, request, alpn = ['http/1.1'], host = '127.0.0.1' }) 
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      const res = parseResponse(raw);
+      const res = parseResponse(raw, isHead);
       if (res !== null) resolve(res);
       else reject(err || new Error(`no complete response: ${JSON.stringify(raw)}`));
     };
@@ -42,7 +43,7 @@ function rawTls({ port, ca, request, alpn = ['http/1.1'], host = '127.0.0.1' }) 
     socket.setEncoding('latin1');
     socket.on('data', (chunk) => {
       raw += chunk;
-      if (parseResponse(raw) !== null) finish();
+      if (parseResponse(raw, isHead) !== null) finish();
     });
     socket.on('end', () => finish());
     socket.on('error', finish);
