@@ -70,4 +70,10 @@ async function loadCertificate({ cert, key, certsDir }, log) {
   return { ...pair, generated: true, certFile };
 }
 
-module.exports = { loadCertificate, generateSelfSigned };
+// The DNS names (wildcards included) and IP addresses in a PEM certificate's subjectAltName.
+function certificateNames(cert) {
+  const san = new crypto.X509Certificate(cert).subjectAltName ?? '';
+  return [...san.matchAll(/(?:^|, )(?:DNS|IP Address):([^,]+)/g)].map((m) => m[1]);
+}
+
+module.exports = { loadCertificate, generateSelfSigned, certificateNames };

@@ -3,10 +3,12 @@
 // Each CLI flag --foo-bar has the twin NEGOTIATE_FOO_BAR: the prefix keeps generic names such as
 // HOST, PORT or ROOT inherited from a shell or CI from silently reconfiguring the server.
 
+const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { CODINGS } = require('./codings');
 const { ConfigError } = require('./errors');
+const { parseHost } = require('./host-header');
 
 const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'];
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -19,6 +21,7 @@ const OPTIONS = [
   { flag: 'key', key: 'key', arg: 'FILE', help: 'PEM private key (with --cert)' },
   { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(REPO_ROOT, 'certs'), help: 'where the self-signed localhost certificate is made and reused' },
   { flag: 'http-port', key: 'httpPort', arg: 'N', parse: port, help: 'plain-HTTP port that redirects to HTTPS (off by default)' },
+  { flag: 'public-host', key: 'publicHost', arg: 'NAME', parse: hostName, help: 'a name --http-port may redirect to besides the certificate\'s names' },
   { flag: 'encodings', key: 'encodings', arg: 'LIST', def: CODINGS.join(','), parse: encodings, help: 'server preference order, a subset of ' + CODINGS.join(',') },
   { flag: 'brotli-engine', key: 'brotliEngine', arg: 'E', def: 'zlib', parse: oneOf(['zlib', 'iltorb']), help: 'zlib | iltorb' },
   { flag: 'no-dynamic', key: 'dynamic', bool: true, def: true, help: 'never compress on the fly (precompressed variants and identity only)' },
@@ -46,6 +49,16 @@ function intIn(min, max) {
     }
     return n;
   };
+}
+
+// A DNS name or IP address (IPv6 with or without brackets), no port; kept in the form Host
+// headers are compared in.
+function hostName(value) {
+  const host = parseHost(net.isIPv6(String(value)) ? `[${value}]` : String(value));
+  if (host === null || host.name === '' || host.port !== '' || String(value).endsWith(':')) {
+    throw new Error(`expected a host name or IP address without a port, got "${value}"`);
+  }
+  return host.name;
 }
 
 function oneOf(allowed) {

@@ -8,7 +8,7 @@ const os = require('node:os');
 const { normalizeOptions, mergeTimeouts } = require('./options');
 const { ConfigError } = require('./errors');
 const { Logger } = require('./logger');
-const { loadCertificate } = require('./certs');
+const { loadCertificate, certificateNames } = require('./certs');
 const { createEngines, VARIANT_EXTENSIONS } = require('./codings');
 const { CompressCache } = require('./compress-cache');
 const { FileStore } = require('./file-store');
@@ -161,7 +161,8 @@ async function startServer(input = {}) {
 
   let redirectServer = null;
   if (options.httpPort !== undefined) {
-    redirectServer = createRedirectServer({ httpsPort: port, fallbackHost: loopbackName(options.host) });
+    const hostNames = [...certificateNames(tls.cert), ...(options.publicHost !== undefined ? [options.publicHost] : [])];
+    redirectServer = createRedirectServer({ httpsPort: port, hostNames });
     Object.assign(redirectServer, {
       headersTimeout: timeouts.headersTimeout,
       requestTimeout: timeouts.requestTimeout,

@@ -1,9 +1,10 @@
 'use strict';
-// Byte-exact HTTP/1.x over TLS, for requests that well-behaved clients refuse to send (duplicate
-// or missing Host, unnormalised dot segments): writes `request` as is and resolves the parsed
-// first response { status, headers (lower-case names, value lists), body, raw } once the server
-// closes or the response is complete.
+// Byte-exact HTTP/1.x over TLS (or plain TCP), for requests that well-behaved clients refuse to
+// send (duplicate or missing Host, unnormalised dot segments): writes `request` as is and resolves
+// the parsed first response { status, headers (lower-case names, value lists), body, raw } once it
+// is complete or the server closes.
 
+const net = require('node:net');
 const tls = require('node:tls');
 
 const TIMEOUT_MS = 10_000;
@@ -24,10 +25,10 @@ function parseResponse(raw, isHead) {
   return { status: Number(statusLine.split(' ')[1]), statusLine, headers, body: length === null ? body : body.slice(0, length), raw };
 }
 
-function rawTls({ port, ca, request, alpn = ['http/1.1'], host = '127.0.0.1' }) {
+function exchange(connect, request) {
   const isHead = request.startsWith('HEAD ');
   return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host, port, ca, servername: 'localhost', ALPNProtocols: alpn }, () => socket.write(request));
+    const socket = connect(() => socket.write(request));
     let raw = '';
     let done = false;
     const finish = (err) => {
@@ -50,4 +51,12 @@ function rawTls({ port, ca, request, alpn = ['http/1.1'], host = '127.0.0.1' }) 
   });
 }
 
-module.exports = { rawTls };
+function rawTls({ port, ca, request, alpn = ['http/1.1'], host = '127.0.0.1' }) {
+  return exchange((onConnect) => tls.connect({ host, port, ca, servername: 'localhost', ALPNProtocols: alpn }, onConnect), request);
+}
+
+function rawTcp({ port, request, host = '127.0.0.1' }) {
+  return exchange((onConnect) => net.connect(port, host, onConnect), request);
+}
+
+module.exports = { rawTls, rawTcp };
