@@ -7,6 +7,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { promisify } = require('node:util');
 const selfsigned = require('selfsigned');
+const { ConfigError } = require('./errors');
 
 const CERT_FILE = 'localhost-cert.pem';
 const KEY_FILE = 'localhost-key.pem';
@@ -43,14 +44,33 @@ async function readPair(certFile, keyFile) {
   return { cert, key };
 }
 
+// The configured --cert/--key, read and checked to be a certificate and its key, so a wrong
+// path or file is one line naming the flag rather than a TLS stack trace.
+async function readConfiguredPair(certFile, keyFile) {
+  const read = (flag, file) => fs.readFile(file).catch((err) => {
+    throw new ConfigError(`--${flag}: cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+  });
+  const cert = await read('cert', certFile);
+  const key = await read('key', keyFile);
+  let x509;
+  let privateKey;
+  try {
+    x509 = new crypto.X509Certificate(cert);
+  } catch {
+    throw new ConfigError(`--cert: ${certFile} is not a PEM certificate`);
+  }
+  try {
+    privateKey = crypto.createPrivateKey(key);
+  } catch {
+    throw new ConfigError(`--key: ${keyFile} is not a PEM private key (or it is encrypted)`);
+  }
+  if (!x509.checkPrivateKey(privateKey)) throw new ConfigError(`--key: ${keyFile} is not the key of the certificate in ${certFile}`);
+  return { cert, key };
+}
+
 // Resolves { cert, key, generated, certFile } from options.cert/key or options.certsDir.
 async function loadCertificate({ cert, key, certsDir }, log) {
-  if (cert) {
-    const pair = await readPair(cert, key).catch((err) => {
-      throw Object.assign(new Error(`cannot read --cert/--key: ${err.message}`), { code: 'ERR_TLS_FILES' });
-    });
-    return { ...pair, generated: false, certFile: cert };
-  }
+  if (cert) return { ...(await readConfiguredPair(cert, key)), generated: false, certFile: cert };
   const certFile = path.join(certsDir, CERT_FILE);
   const keyFile = path.join(certsDir, KEY_FILE);
   try {

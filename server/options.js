@@ -90,13 +90,12 @@ function parseBool(value) {
   throw new Error(`expected true or false, got "${value}"`);
 }
 
-function badOption(opt, err) {
-  return new ConfigError(`--${opt.flag}: ${err.message}`);
-}
-
-// CLI beats environment beats default. Returns camelCase options for startServer.
+// CLI beats environment beats default. Returns camelCase options for startServer. Values are
+// checked here so that an error names what the user wrote: the flag or the variable.
 function parseCli(argv, env) {
+  checkEnvNames(env);
   const out = {};
+  const source = {};
   for (const opt of OPTIONS) {
     const raw = env[envName(opt)];
     if (raw === undefined || opt.flag === 'help') continue;
@@ -106,6 +105,7 @@ function parseCli(argv, env) {
     } catch (err) {
       throw new ConfigError(`${envName(opt)}: ${err.message}`);
     }
+    source[opt.key] = envName(opt);
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -121,8 +121,50 @@ function parseCli(argv, env) {
     const value = m[2] !== undefined ? m[2] : argv[++i];
     if (value === undefined) throw new ConfigError(`--${opt.flag} needs a value ${opt.arg}`);
     out[opt.key] = value;
+    source[opt.key] = `--${opt.flag}`;
+  }
+  for (const opt of OPTIONS) {
+    if (source[opt.key] !== undefined) out[opt.key] = checkValue(opt, out[opt.key], source[opt.key]);
   }
   return out;
+}
+
+// A NEGOTIATE_* variable that is no option's twin is almost always a typo that would otherwise
+// leave the server running with a setting the user believes changed.
+function checkEnvNames(env) {
+  const known = OPTIONS.filter((opt) => opt.flag !== 'help').map(envName);
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith('NEGOTIATE_') || known.includes(name)) continue;
+    const closest = known.map((k) => [editDistance(name, k), k]).sort((a, b) => a[0] - b[0])[0];
+    const hint = closest[0] <= 3 ? `; did you mean ${closest[1]}?` : ` (see --help)`;
+    throw new ConfigError(`${name}: unknown variable${hint}`);
+  }
+}
+
+// Edit distance counting a swap of adjacent characters as one edit (optimal string alignment),
+// for "did you mean" suggestions: NEGOTIATE_PROT is one edit from NEGOTIATE_PORT.
+function editDistance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+// The option's value parsed and validated; errors are labelled with `label` (flag or variable).
+function checkValue(opt, value, label) {
+  try {
+    if (opt.bool) return parseBool(value);
+    if (opt.parse) return opt.parse(value);
+    if (typeof value !== 'string' || value === '') throw new Error('must be a non-empty string');
+    return value;
+  } catch (err) {
+    throw new ConfigError(`${label}: ${err.message}`);
+  }
 }
 
 // Validates and fills defaults; accepts either CLI strings or API values.
@@ -134,13 +176,7 @@ function normalizeOptions(input = {}) {
       if (opt.def !== undefined) out[opt.key] = opt.def;
       else continue;
     }
-    try {
-      if (opt.bool) out[opt.key] = parseBool(out[opt.key]);
-      else if (opt.parse) out[opt.key] = opt.parse(out[opt.key]);
-      else if (typeof out[opt.key] !== 'string' || out[opt.key] === '') throw new Error('must be a non-empty string');
-    } catch (err) {
-      throw badOption(opt, err);
-    }
+    out[opt.key] = checkValue(opt, out[opt.key], `--${opt.flag}`);
   }
   if (Boolean(out.cert) !== Boolean(out.key)) throw new ConfigError('--cert and --key go together');
   out.root = path.resolve(out.root);

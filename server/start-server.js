@@ -156,7 +156,7 @@ async function startServer(input = {}) {
   });
   server.on('sessionError', (err) => log.debug(`http2 session error: ${err.message}`));
 
-  await listen(server, options.port, options.host);
+  await listen(server, options.port, options.host, '--port');
   const port = server.address().port;
 
   let redirectServer = null;
@@ -170,7 +170,7 @@ async function startServer(input = {}) {
       connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
     });
     try {
-      await listen(redirectServer, options.httpPort, options.host);
+      await listen(redirectServer, options.httpPort, options.host, '--http-port');
     } catch (err) {
       server.close();
       throw err;
@@ -222,11 +222,21 @@ async function startServer(input = {}) {
   };
 }
 
-function listen(server, port, host) {
+// Listen failures the user can fix, reported as one line naming the flag to change.
+const PORT_ERRORS = { EADDRINUSE: 'in use', EACCES: 'permission denied (ports below 1024 need privileges)' };
+const HOST_ERRORS = {
+  EADDRNOTAVAIL: 'not an address of this machine',
+  ENOTFOUND: 'cannot be resolved',
+  EAI_AGAIN: 'cannot be resolved',
+  EAI_FAIL: 'cannot be resolved',
+};
+
+function listen(server, port, host, portFlag) {
   return new Promise((resolve, reject) => {
     const onError = (err) => {
-      reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL'
-        ? new ConfigError(`cannot listen on ${host}:${port}: ${err.code}`) : err);
+      if (PORT_ERRORS[err.code]) reject(new ConfigError(`${portFlag}: ${host}:${port}: ${PORT_ERRORS[err.code]}`));
+      else if (HOST_ERRORS[err.code]) reject(new ConfigError(`--host: ${host}: ${HOST_ERRORS[err.code]}`));
+      else reject(err);
     };
     server.once('error', onError);
     server.listen(port, host, () => {

@@ -7,12 +7,14 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
 const path = require('node:path');
 const http = require('node:http');
+const net = require('node:net');
+const os = require('node:os');
 const https = require('node:https');
 const http2 = require('node:http2');
 const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { spawnCli, makeTempDir, REPO_ROOT } = require('./helpers/server');
+const { spawnCli, makeTempDir, testCertificate, REPO_ROOT } = require('./helpers/server');
 const { createClients } = require('./helpers/clients');
 
 function runCli(args, env = {}) {
@@ -162,4 +164,45 @@ test('--workers 2 shares one port across processes', async (t) => {
   const results = await Promise.all(Array.from({ length: 6 }, () => clients.h1('/')));
   for (const res of results) assert.equal(res.body.toString(), '<h1>hello</h1>');
   assert.deepEqual(await srv.stop(), { code: 0, signal: null });
+});
+
+test('start-up errors: exactly one line naming the flag or variable, exit 2', async (t) => {
+  const { dir, root, certsDir } = await fixture(t);
+  const { cert, key } = await testCertificate();
+  const certFile = path.join(dir, 'cert.pem');
+  const keyFile = path.join(dir, 'key.pem');
+  const otherKey = path.join(dir, 'other-key.pem');
+  const missing = path.join(dir, 'missing.pem');
+  await fs.writeFile(certFile, cert);
+  await fs.writeFile(keyFile, key);
+  await fs.writeFile(otherKey, crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  const busy = net.createServer();
+  await new Promise((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  t.after(() => busy.close());
+  const busyPort = busy.address().port;
+  const base = ['--root', root, '--certs-dir', certsDir];
+  const port0 = ['--port', '0'];
+
+  const cases = [
+    [[...port0, '--cert', missing, '--key', missing], {}, `--cert: cannot read ${missing}: no such file`],
+    [[...port0, '--cert', certFile, '--key', missing], {}, `--key: cannot read ${missing}: no such file`],
+    [[...port0, '--cert', keyFile, '--key', keyFile], {}, `--cert: ${keyFile} is not a PEM certificate`],
+    [[...port0, '--cert', certFile, '--key', certFile], {}, `--key: ${certFile} is not a PEM private key (or it is encrypted)`],
+    [[...port0, '--cert', certFile, '--key', otherKey], {}, `--key: ${otherKey} is not the key of the certificate in ${certFile}`],
+    [[...port0, '--host', 'no-such-host.invalid'], {}, '--host: no-such-host.invalid: cannot be resolved'],
+    [['--port', String(busyPort)], {}, `--port: 127.0.0.1:${busyPort}: in use`],
+    [[...port0, '--http-port', String(busyPort)], {}, `--http-port: 127.0.0.1:${busyPort}: in use`],
+    [[], { NEGOTIATE_PORT: 'abc' }, 'NEGOTIATE_PORT: expected an integer from 0 to 65535, got "abc"'],
+    [port0, { NEGOTIATE_WORKERS: '0' }, 'NEGOTIATE_WORKERS: expected an integer from 1 to ' + Math.max(64, os.availableParallelism() * 4) + ', got "0"'],
+    [[...port0, '--public-host', 'example.org:443'], {}, '--public-host: expected a host name or IP address without a port, got "example.org:443"'],
+    [port0, { NEGOTIATE_PROT: '8443' }, 'NEGOTIATE_PROT: unknown variable; did you mean NEGOTIATE_PORT?'],
+    [port0, { NEGOTIATE_HTTPPORT: '8080' }, 'NEGOTIATE_HTTPPORT: unknown variable; did you mean NEGOTIATE_HTTP_PORT?'],
+    [port0, { NEGOTIATE_COLOUR: 'blue' }, 'NEGOTIATE_COLOUR: unknown variable (see --help)'],
+  ];
+  for (const [args, env, line] of cases) {
+    const res = await runCli([...base, ...args], env);
+    const label = `${args.join(' ')} ${JSON.stringify(env)}`;
+    assert.equal(res.stderr, `negotiate-h2: ${line}\n`, label);
+    assert.equal(res.code, 2, label);
+  }
 });
