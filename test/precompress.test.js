@@ -294,3 +294,20 @@ test('the manifest is not served', async (t) => {
     assert.ok(page.body.equals(await fs.readFile(path.join(dir, 'index.html.br'))), `${proto}: the variant as written`);
   }
 });
+
+test('a variant that appears while compressing is left alone', async (t) => {
+  const dir = await makeSite(t);
+  const target = path.join(dir, 'app.js.gz');
+  // An engine that, mid-compression, lets "someone else" write the variant.
+  const racing = Object.assign(Object.create(engines), {
+    async compress(coding, input, options) {
+      if (input.equals(SITE['app.js'])) await fs.writeFile(target, 'written meanwhile');
+      return engines.compress(coding, input, options);
+    },
+  });
+  const summary = await precompressDir(dir, { engines: racing, codings: ['gzip'] });
+  assert.deepEqual(summary.errors, []);
+  assert.deepEqual(summary.skipped, [{ file: 'app.js.gz', reason: 'changed while compressing; left alone' }]);
+  assert.equal(await fs.readFile(target, 'utf8'), 'written meanwhile');
+  assert.deepEqual((await fs.readdir(dir)).filter((name) => name.endsWith('.tmp')), [], 'no temporary left behind');
+});
