@@ -190,6 +190,7 @@ test('start-up errors: exactly one line naming the flag or variable, exit 2', as
     [[...port0, '--cert', certFile, '--key', certFile], {}, `--key: ${certFile} is not a PEM private key (or it is encrypted)`],
     [[...port0, '--cert', certFile, '--key', otherKey], {}, `--key: ${otherKey} is not the key of the certificate in ${certFile}`],
     [[...port0, '--host', 'no-such-host.invalid'], {}, '--host: no-such-host.invalid: cannot be resolved'],
+    [[...port0, '--workers', '2', '--host', 'no-such-host.invalid'], {}, '--host: no-such-host.invalid: cannot be resolved'],
     [['--port', String(busyPort)], {}, `--port: 127.0.0.1:${busyPort}: in use`],
     [[...port0, '--http-port', String(busyPort)], {}, `--http-port: 127.0.0.1:${busyPort}: in use`],
     [[], { NEGOTIATE_PORT: 'abc' }, 'NEGOTIATE_PORT: expected an integer from 0 to 65535, got "abc"'],
