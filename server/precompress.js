@@ -92,6 +92,8 @@ async function updateVariant({ engines, coding, source, sourceStat, readSource, 
   const target = source + VARIANT_EXTENSIONS[coding];
   const existing = await lstatVariant(target);
   const owned = manifest.owns(target, existing);
+  // A record the file no longer matches is stale: whatever is there now is not the tool's.
+  if (!owned) manifest.forget(target);
   if (!force && existing?.isFile() && existing.mtimeNs >= sourceStat.mtimeNs) {
     return { outcome: 'fresh', size: Number(existing.size) };
   }
