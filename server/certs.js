@@ -73,19 +73,24 @@ async function loadCertificate({ cert, key, certsDir }, log) {
   if (cert) return { ...(await readConfiguredPair(cert, key)), generated: false, certFile: cert };
   const certFile = path.join(certsDir, CERT_FILE);
   const keyFile = path.join(certsDir, KEY_FILE);
+  const certsDirError = (err) => new ConfigError(`--certs-dir: ${certsDir}: ${err.message}`);
   try {
     return { ...(await readPair(certFile, keyFile)), generated: false, certFile };
   } catch (err) {
-    if (err.code !== 'ENOENT') throw err;
+    if (err.code !== 'ENOENT') throw certsDirError(err);
   }
   const pair = await generateSelfSigned();
-  await fs.mkdir(certsDir, { recursive: true });
   // Written under temporary names and renamed so a concurrent start never reads half a file.
   const suffix = `.${process.pid}.tmp`;
-  await fs.writeFile(keyFile + suffix, pair.key, { mode: 0o600 });
-  await fs.writeFile(certFile + suffix, pair.cert);
-  await fs.rename(keyFile + suffix, keyFile);
-  await fs.rename(certFile + suffix, certFile);
+  try {
+    await fs.mkdir(certsDir, { recursive: true });
+    await fs.writeFile(keyFile + suffix, pair.key, { mode: 0o600 });
+    await fs.writeFile(certFile + suffix, pair.cert);
+    await fs.rename(keyFile + suffix, keyFile);
+    await fs.rename(certFile + suffix, certFile);
+  } catch (err) {
+    throw certsDirError(err);
+  }
   log.info(`generated a self-signed certificate for localhost in ${certFile} (reused on later starts)`);
   return { ...pair, generated: true, certFile };
 }

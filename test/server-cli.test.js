@@ -189,6 +189,8 @@ test('start-up errors: exactly one line naming the flag or variable, exit 2', as
     [[...port0, '--cert', keyFile, '--key', keyFile], {}, `--cert: ${keyFile} is not a PEM certificate`],
     [[...port0, '--cert', certFile, '--key', certFile], {}, `--key: ${certFile} is not a PEM private key (or it is encrypted)`],
     [[...port0, '--cert', certFile, '--key', otherKey], {}, `--key: ${otherKey} is not the key of the certificate in ${certFile}`],
+    [[...port0, '--certs-dir', path.join(certFile, 'sub')], {},
+      `--certs-dir: ${path.join(certFile, 'sub')}: ENOTDIR: not a directory, open '${path.join(certFile, 'sub', 'localhost-cert.pem')}'`],
     [[...port0, '--host', 'no-such-host.invalid'], {}, '--host: no-such-host.invalid: cannot be resolved'],
     [[...port0, '--workers', '2', '--host', 'no-such-host.invalid'], {}, '--host: no-such-host.invalid: cannot be resolved'],
     [['--port', String(busyPort)], {}, `--port: 127.0.0.1:${busyPort}: in use`],
