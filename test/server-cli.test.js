@@ -37,7 +37,7 @@ test('--help lists every option with its environment twin', async () => {
   const res = await runCli(['--help']);
   assert.equal(res.code, 0);
   for (const flag of ['--root', '--host', '--port', '--cert', '--key', '--http-port', '--encodings', '--brotli-engine',
-    '--no-dynamic', '--log-level', '--cache-control', '--workers', '--revalidate-ms', '--certs-dir']) {
+    '--no-dynamic', '--log-level', '--cache-control', '--workers', '--revalidate-ms', '--certs-dir', '--public-host']) {
     assert.ok(res.stdout.includes(flag), flag);
     assert.ok(res.stdout.includes('NEGOTIATE_' + flag.slice(2).toUpperCase().replace(/-/g, '_')), flag);
   }
