@@ -176,6 +176,8 @@ class Core {
       this.log.debug(`${err.status} ${err.code}: ${err.message}`);
       return textResponse(err.status, `${err.message}\n`, isHead);
     }
+    // Still changing after RESTARTS fresh looks: a transient state of the disk, not a fault.
+    if (err.code === 'ERR_FILE_CHANGED') return textResponse(503, 'file is changing, retry\n', isHead, { 'retry-after': '1' });
     this.log.error(`internal error: ${err.stack || err}`);
     return textResponse(500, 'internal server error\n', isHead);
   }
