@@ -14,7 +14,7 @@ const { promisify } = require('node:util');
 const mime = require('mime-types');
 const compressible = require('compressible');
 const { realpathInRoot } = require('./resolve-path');
-const { openInRoot } = require('./open-in-root');
+const { openInRoot, PROC_FD } = require('./open-in-root');
 const { readConsistent, sameStat } = require('./read-file');
 const { createRepresentation } = require('./representation');
 
@@ -31,6 +31,7 @@ class FileStore {
     this.entries = new Map();
     this.totalBytes = 0;
     this.staleLogged = new Set();
+    if (!PROC_FD) log.warn('/proc/self/fd is unavailable: opened files are checked by a second realpath, which a directory swapped for a symlink at the right moment can still defeat');
   }
 
   get stats() {

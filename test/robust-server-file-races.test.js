@@ -8,13 +8,14 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
-const { constants } = require('node:fs');
+const fsSync = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { execFileSync } = require('node:child_process');
 const { startTestServer, makeTempDir, compressibleText } = require('./helpers/server');
 const { decode } = require('./helpers/clients');
 const { swapSkipReason, startSwapping } = require('./helpers/swapper');
+const { openInRoot, PROC_FD } = require('../server/open-in-root');
 
 const REQUESTS = 400;
 const PARALLEL = 8;
@@ -109,11 +110,80 @@ test('a directory swapped for a symlink to outside the root never serves outside
   }
 });
 
+// Both proofs, without a race: what each accepts and refuses.
+for (const verify of ['proc', 'realpath']) {
+  test(`openInRoot (${verify}): regular files and directories inside the root, nothing else`, async (ctx) => {
+    if (verify === 'proc' && !PROC_FD) { ctx.skip('/proc/self/fd is not available'); return; }
+    const dir = await fs.realpath(await fs.mkdtemp(path.join(scratch, `${verify}-`)));
+    const root = path.join(dir, 'root');
+    await fs.mkdir(path.join(root, 'sub'), { recursive: true });
+    await fs.writeFile(path.join(root, 'sub', 'f'), 'inside');
+    await fs.writeFile(path.join(dir, 'secret'), 'outside');
+    await fs.symlink('f', path.join(root, 'sub', 'link'));
+    await fs.symlink(path.join(dir, 'secret'), path.join(root, 'out'));
+    await fs.symlink(dir, path.join(root, 'updir'));
+    execFileSync('mkfifo', [path.join(root, 'fifo')]);
+    const cases = [
+      ['sub/f', {}, path.join(root, 'sub', 'f')],
+      ['sub/link', {}, path.join(root, 'sub', 'f')],
+      ['sub', {}, path.join(root, 'sub')],
+      ['sub/link', { exact: true }, 404],
+      ['out', {}, 404],
+      ['updir/secret', {}, 404],
+      ['fifo', {}, 404],
+      ['missing', {}, 404],
+    ];
+    for (const [rel, options, expected] of cases) {
+      const outcome = await openInRoot(root, path.join(root, rel), { ...options, verify }).then(
+        ({ fd, real }) => { fsSync.closeSync(fd); return real; },
+        (err) => err.status);
+      assert.equal(outcome, expected, rel);
+    }
+  });
+}
+
+// The proof by /proc/self/fd alone (the realpath fallback, for systems without it, narrows the
+// window but does not close it; see server/open-in-root.js).
+test('openInRoot never yields a file outside the root while a directory is swapped', async (ctx) => {
+  if (skip) { ctx.skip(skip); return; }
+  if (!PROC_FD) { ctx.skip('/proc/self/fd is not available'); return; }
+  const dir = await fs.realpath(await fs.mkdtemp(path.join(scratch, 'open-')));
+  const root = path.join(dir, 'root');
+  await fs.mkdir(path.join(root, 'race'), { recursive: true });
+  await fs.mkdir(path.join(dir, 'outside'));
+  await fs.writeFile(path.join(root, 'race', 'f'), 'inside');
+  await fs.writeFile(path.join(dir, 'outside', 'f'), 'outside');
+  await fs.symlink(path.join(dir, 'outside'), path.join(root, 'swap'));
+  const swapper = await startSwapping(path.join(root, 'race'), path.join(root, 'swap'));
+  const seen = { inside: 0, outside: 0, refused: 0 };
+  let swaps;
+  try {
+    for (let i = 0; i < 2000; i++) {
+      try {
+        const { fd } = await openInRoot(root, path.join(root, 'race', 'f'));
+        try {
+          seen[fsSync.readFileSync(fd, 'latin1')]++;
+        } finally {
+          fsSync.closeSync(fd);
+        }
+      } catch (err) {
+        assert.equal(err.status, 404, err.stack);
+        seen.refused++;
+      }
+    }
+  } finally {
+    swaps = await swapper.stop();
+  }
+  ctx.diagnostic(`2000 opens during ${swaps} swaps: ${JSON.stringify(seen)}`);
+  assert.equal(seen.outside, 0);
+  assert.ok(seen.inside > 0 && seen.refused > 0, 'both states of the tree were met');
+});
+
 // Opens each FIFO for reading and writing (which never blocks on Linux) and closes it: a
 // reader stuck in open() on one gets its writer and is released.
 async function releaseFifos(fifos) {
   for (const fifo of fifos) {
-    const handle = await fs.open(fifo, constants.O_RDWR | constants.O_NONBLOCK).catch(() => null);
+    const handle = await fs.open(fifo, fsSync.constants.O_RDWR | fsSync.constants.O_NONBLOCK).catch(() => null);
     await handle?.close();
   }
 }
