@@ -12,11 +12,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { promisify } = require('node:util');
 const mime = require('mime-types');
-const compressible = require('compressible');
 const { realpathInRoot } = require('./resolve-path');
 const { openInRoot, PROC_FD } = require('./open-in-root');
 const { readConsistent, sameStat } = require('./read-file');
 const { createRepresentation } = require('./representation');
+const { typeOfName, whyNotCompressible, savesBytes } = require('./compressibility');
 
 const close = promisify(fs.close);
 
@@ -136,9 +136,9 @@ class FileStore {
 
   buildFileInfo(rel, real, identity, found) {
     const { stat, bytes } = identity;
-    const type = mime.lookup(real) || 'application/octet-stream';
+    const type = typeOfName(real);
     const contentType = mime.contentType(type) || type;
-    const isCompressible = compressible(type) === true;
+    const notCompressible = whyNotCompressible(real, type);
     const lastModifiedMs = Math.floor(stat.mtimeMs / 1000) * 1000;
     const base = {
       contentType,
@@ -156,7 +156,7 @@ class FileStore {
       found,
       base,
       identityTag,
-      compressible: isCompressible,
+      compressible: notCompressible === null,
       cacheKeyPrefix: `${real}\0${stat.size}\0${stat.mtimeMs}\0${stat.ino}\0`,
       identity: createRepresentation({
         ...base, coding: 'identity', source: 'identity', size: stat.size, etag: `"${identityTag}"`,
@@ -173,7 +173,8 @@ class FileStore {
 
     for (const coding of this.encodings) {
       const variant = found[coding];
-      if (variant && variant.stat.mtimeMs >= stat.mtimeMs) {
+      const usable = variant && variant.stat.mtimeMs >= stat.mtimeMs && savesBytes(variant.stat.size, stat.size);
+      if (usable) {
         info.variants[coding] = createRepresentation({
           ...base, coding, source: 'precompressed', size: variant.stat.size,
           etag: `"${statTag(variant.stat)}-${coding}"`, bytes: variant.bytes, path: variant.path,
@@ -183,18 +184,32 @@ class FileStore {
         info.staticOffered.push(coding);
         continue;
       }
-      if (variant) this.noteStale(variant);
-      const why = this.dynamicReasons[coding] ||
-        (!isCompressible ? `not compressible (${type})` : null) ||
+      const stale = variant && variant.stat.mtimeMs < stat.mtimeMs;
+      if (stale) this.noteStale(variant);
+      const why = this.dynamicReasons[coding] || notCompressible ||
         (stat.size < this.minCompressBytes ? `below ${this.minCompressBytes} bytes` : null);
       if (why === null) info.offered.push(coding);
-      else info.unavailable[coding] = variant ? `variant stale (older than the file); ${why}` : why;
+      else if (!variant) info.unavailable[coding] = why;
+      else info.unavailable[coding] = `${stale ? 'variant stale (older than the file)' : 'variant not smaller than the file'}; ${why}`;
     }
     info.offered.push('identity');
     info.staticOffered.push('identity');
     info.offeredKey = info.offered.join(',');
     info.staticOfferedKey = info.staticOffered.join(',');
     return info;
+  }
+
+  // Whether on-the-fly output of `size` bytes is worth sending for this file. When it is not,
+  // the coding leaves the file's offer for as long as this FileInfo lives (until the file
+  // changes), so it is neither sent nor compressed again per request.
+  acceptCompressed(info, coding, size) {
+    if (savesBytes(size, info.stat.size)) return true;
+    if (info.offered.includes(coding)) {
+      info.offered = info.offered.filter((c) => c !== coding);
+      info.offeredKey = info.offered.join(',');
+      info.unavailable[coding] = `on-the-fly output (${size} bytes) not smaller than the file (${info.stat.size} bytes)`;
+    }
+    return false;
   }
 
   noteStale(variant) {

@@ -4,18 +4,11 @@
 
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const mime = require('mime-types');
-const compressible = require('compressible');
-const { VARIANT_EXTENSIONS } = require('./codings');
+const { typeOfName, hasCodingSuffix, whyNotCompressible } = require('./compressibility');
 
-const VARIANT_SUFFIXES = Object.values(VARIANT_EXTENSIONS);
-
-const isVariantName = (name) => VARIANT_SUFFIXES.some((suffix) => name.endsWith(suffix));
-
-/** Whether the file's media type (from its name) is worth compressing: text, JSON, SVG, wasm... not PNG or JPEG. */
+/** Whether the file (by its name) is worth compressing, by the rule the server applies. */
 function isCompressibleName(name) {
-  const type = mime.lookup(name);
-  return Boolean(type) && compressible(type) === true;
+  return whyNotCompressible(name, typeOfName(name)) === null;
 }
 
 /**
@@ -33,7 +26,7 @@ async function listSourceFiles(dir) {
       if (entry.name.startsWith('.')) continue;
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) await visit(full);
-      else if (entry.isFile() && !isVariantName(entry.name)) found.push(full);
+      else if (entry.isFile() && !hasCodingSuffix(entry.name)) found.push(full);
     }
   }
   await visit(path.resolve(dir));

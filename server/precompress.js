@@ -16,12 +16,10 @@ const { VARIANT_EXTENSIONS, createEngines } = require('./codings');
 const { listSourceFiles, isCompressibleName } = require('./precompress-walk');
 const { statVariant, writeVariant, removeVariant } = require('./precompress-variant');
 const { formatSummary, createProgressLine } = require('./precompress-report');
+const { MIN_COMPRESS_BYTES, savesBytes } = require('./compressibility');
 
 const DEFAULT_DIR = path.join(__dirname, '..', 'static');
 const DEFAULT_CODINGS = ['br', 'gzip', 'zstd', 'lzma'];
-// Below ~1 KiB a response fits in one packet and one DATA frame compressed or
-// not, so a variant saves no round trip, while it still costs a stat per request.
-const MIN_BYTES = 1024;
 
 /**
  * @typedef {object} CodingSummary
@@ -76,7 +74,7 @@ async function updateVariant({ engines, coding, source, sourceStat, readSource, 
     return { outcome: 'fresh', size: Number(existing.size) };
   }
   const compressed = await engines.compress(coding, await readSource(), { level: 'max' });
-  if (compressed.length >= Number(sourceStat.size)) {
+  if (!savesBytes(compressed.length, Number(sourceStat.size))) {
     // A stale variant from an older, more compressible version must not linger.
     await removeVariant(target);
     return { outcome: 'notSmaller', size: Number(sourceStat.size) };
@@ -105,7 +103,7 @@ async function precompressDir(dir, {
   codings = DEFAULT_CODINGS,
   force = false,
   concurrency = os.availableParallelism(),
-  minBytes = MIN_BYTES,
+  minBytes = MIN_COMPRESS_BYTES,
   onProgress = () => {},
 } = {}) {
   checkCodings(codings, engines);
@@ -238,4 +236,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { precompressDir, DEFAULT_CODINGS, MIN_BYTES };
+module.exports = { precompressDir, DEFAULT_CODINGS };
