@@ -212,6 +212,8 @@ test('files and variants swapped for FIFOs get 404 and never stall the server', 
     ctx.diagnostic(`${results.length} requests during ${swaps.join(' + ')} swaps: ${timedOut.length} failed`);
     assert.ok(swaps.every((n) => n > 100), `the swap loops ran (${swaps})`);
     assert.deepEqual(timedOut.map((r) => r.error.message), [], 'every request during the race was answered');
+    // 404 when a FIFO was met, 503 when the file kept changing under every retry.
+    assert.deepEqual(results.filter((r) => ![200, 404, 503].includes(r.status)).map((r) => r.status), []);
 
     // After the race: ordinary files promptly, FIFOs 404.
     const deadline = AbortSignal.timeout(PROMPT_MS);
