@@ -21,7 +21,7 @@ function typeOfName(name) {
 }
 
 /** Whether a name ends in a content coding's own suffix (.br .zst .gz .lzma): its bytes are compressed already. */
-function hasCodingSuffix(name) {
+function isVariantName(name) {
   const lower = name.toLowerCase();
   return CODING_SUFFIXES.some((suffix) => lower.endsWith(suffix));
 }
@@ -39,7 +39,7 @@ function isCompressibleType(type) {
 
 /** Why a file named `name` and served as `type` is not compressed, or null when it is worth it. */
 function whyNotCompressible(name, type) {
-  if (hasCodingSuffix(name)) return 'already compressed (its name ends in a coding\'s suffix)';
+  if (isVariantName(name)) return 'already compressed (its name ends in a coding\'s suffix)';
   if (!isCompressibleType(type)) return `not compressible (${type})`;
   return null;
 }
@@ -49,4 +49,4 @@ function savesBytes(compressedSize, identitySize) {
   return compressedSize < identitySize;
 }
 
-module.exports = { MIN_COMPRESS_BYTES, UNKNOWN_TYPE, typeOfName, hasCodingSuffix, isCompressibleType, whyNotCompressible, savesBytes };
+module.exports = { MIN_COMPRESS_BYTES, UNKNOWN_TYPE, typeOfName, isVariantName, isCompressibleType, whyNotCompressible, savesBytes };

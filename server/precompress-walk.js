@@ -4,7 +4,7 @@
 
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const { typeOfName, hasCodingSuffix, whyNotCompressible } = require('./compressibility');
+const { typeOfName, isVariantName, whyNotCompressible } = require('./compressibility');
 
 /** Whether the file (by its name) is worth compressing, by the rule the server applies. */
 function isCompressibleName(name) {
@@ -26,7 +26,7 @@ async function listSourceFiles(dir) {
       if (entry.name.startsWith('.')) continue;
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) await visit(full);
-      else if (entry.isFile() && !hasCodingSuffix(entry.name)) found.push(full);
+      else if (entry.isFile() && !isVariantName(entry.name)) found.push(full);
     }
   }
   await visit(path.resolve(dir));

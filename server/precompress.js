@@ -17,7 +17,6 @@ const { listSourceFiles, isCompressibleName } = require('./precompress-walk');
 const { statVariant, writeVariant, removeVariant } = require('./precompress-variant');
 const { formatSummary, createProgressLine } = require('./precompress-report');
 const { MIN_COMPRESS_BYTES, savesBytes } = require('./compressibility');
-const { O_NONBLOCK } = require('./open-in-root');
 
 const DEFAULT_DIR = path.join(__dirname, '..', 'static');
 const DEFAULT_CODINGS = ['br', 'gzip', 'zstd', 'lzma'];
@@ -140,11 +139,9 @@ async function precompressDir(dir, {
 
   async function precompressFile(source) {
     // Stat and read through one handle so the recorded mtime matches the bytes compressed.
-    // O_NONBLOCK: a FIFO put in the file's place must not wait for a writer.
-    const handle = await fs.open(source, fs.constants.O_RDONLY | O_NONBLOCK);
+    const handle = await fs.open(source, 'r');
     try {
       const sourceStat = await handle.stat({ bigint: true });
-      if (!sourceStat.isFile()) throw Object.assign(new Error('no longer a regular file'), { code: 'ERR_NOT_REGULAR_FILE' });
       if (sourceStat.size < BigInt(minBytes)) {
         summary.tooSmall++;
         return;
