@@ -83,9 +83,9 @@ class Core {
     if (info.bytes === null) return this.streamingRep(info, coding);
     const key = info.cacheKeyPrefix + coding;
     const hit = this.cache.get(key);
-    if (hit !== undefined) return this.dynamicRep(info, coding, hit);
+    if (hit !== undefined) return this.compressedRep(info, coding, hit, ae);
     return this.cache.getOrCompress(key, coding, () => Promise.resolve(info.bytes)).then(
-      (buf) => (buf === null ? this.fallback(info, ae) : this.dynamicRep(info, coding, buf)),
+      (buf) => (buf === null ? this.fallback(info, ae) : this.compressedRep(info, coding, buf, ae)),
       (err) => {
         this.log.error(`${coding} compression of ${info.real} failed: ${err.message}`);
         return this.fallback(info, ae);
@@ -97,6 +97,13 @@ class Core {
     const coding = negotiate(ae, info.staticOffered, info.staticOfferedKey);
     if (coding === null) return BUSY;
     return coding === 'identity' ? info.identity : info.variants[coding];
+  }
+
+  // Output not smaller than identity is never sent: the coding is withdrawn from this file's
+  // offer and the request negotiated again among what is left.
+  compressedRep(info, coding, bytes, ae) {
+    if (this.store.acceptCompressed(info, coding, bytes.length)) return this.dynamicRep(info, coding, bytes);
+    return this.select(info, ae);
   }
 
   dynamicRep(info, coding, bytes) {
@@ -176,6 +183,8 @@ class Core {
       this.log.debug(`${err.status} ${err.code}: ${err.message}`);
       return textResponse(err.status, `${err.message}\n`, isHead);
     }
+    // Still changing after RESTARTS fresh looks: a transient state of the disk, not a fault.
+    if (err.code === 'ERR_FILE_CHANGED') return textResponse(503, 'file is changing, retry\n', isHead, { 'retry-after': '1' });
     this.log.error(`internal error: ${err.stack || err}`);
     return textResponse(500, 'internal server error\n', isHead);
   }

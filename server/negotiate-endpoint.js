@@ -28,23 +28,25 @@ async function negotiateEndpoint(core, query, headers, isHead) {
 
 async function report(core, info, target, ae) {
   const preference = core.store.encodings;
+  // Sizes first, one at a time (all at once could hit the compression cap and hide sizes): an
+  // on-the-fly output found not smaller than the file withdraws its coding, as for a request,
+  // before the decision below is made.
+  const sizes = {};
+  for (const coding of [...info.offered]) sizes[coding] = await representationBytes(core, info, coding);
   let rep = core.select(info, ae);
   if (rep !== null && typeof rep.then === 'function') rep = await rep;
   const chosen = rep !== null && typeof rep === 'object' ? rep : null;
-  // One at a time: compressing them all at once could hit the compression cap and hide sizes.
-  const variants = [];
-  for (const coding of [...preference, 'identity']) {
+  const variants = [...preference, 'identity'].map((coding) => {
     const available = info.offered.includes(coding);
-    const source = coding === 'identity' ? 'identity' : (info.variants[coding] ? 'precompressed' : 'dynamic');
-    variants.push({
+    return {
       coding,
       q: explicitQ(ae, coding),
       acceptable: isAcceptable(ae, coding),
       available,
-      source,
-      bytes: available ? await representationBytes(core, info, coding, source) : null,
-    });
-  }
+      source: sourceOf(info, coding),
+      bytes: available ? sizes[coding] : null,
+    };
+  });
   return {
     path: target,
     acceptEncoding: ae === undefined ? null : ae,
@@ -57,12 +59,20 @@ async function report(core, info, target, ae) {
   };
 }
 
-async function representationBytes(core, info, coding, source) {
+function sourceOf(info, coding) {
+  if (coding === 'identity') return 'identity';
+  return info.variants[coding] ? 'precompressed' : 'dynamic';
+}
+
+// null when unknown: streamed compression, or every compression slot busy.
+async function representationBytes(core, info, coding) {
+  const source = sourceOf(info, coding);
   if (source === 'identity') return info.stat.size;
   if (source === 'precompressed') return info.variants[coding].size;
   if (info.bytes === null) return null;
   const buf = await core.cache.getOrCompress(info.cacheKeyPrefix + coding, coding, () => Promise.resolve(info.bytes));
-  return buf === null ? null : buf.length;
+  if (buf === null || !core.store.acceptCompressed(info, coding, buf.length)) return null;
+  return buf.length;
 }
 
 function explain(info, ae, chosen, variants, preference) {

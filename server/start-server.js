@@ -11,6 +11,7 @@ const { Logger } = require('./logger');
 const { loadCertificate, certificateNames } = require('./certs');
 const { createEngines, VARIANT_EXTENSIONS } = require('./codings');
 const { CompressCache } = require('./compress-cache');
+const { MIN_COMPRESS_BYTES } = require('./compressibility');
 const { FileStore } = require('./file-store');
 const { Core } = require('./core');
 const { negotiateEndpoint } = require('./negotiate-endpoint');
@@ -51,7 +52,7 @@ const IDLE_SWEEP_MS = 100;
 
 const DEFAULT_TUNING = {
   bufferLimit: 4 * MiB,
-  minCompressBytes: 1024,
+  minCompressBytes: MIN_COMPRESS_BYTES,
   fileCacheBytes: 64 * MiB,
   compressCacheBytes: 64 * MiB,
   maxConcurrentCompressions: os.availableParallelism(),
