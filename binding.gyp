@@ -7,11 +7,10 @@
         "<!@(node -p \"require('fs').readdirSync('native/binding').filter(f => f.endsWith('.cc')).map(f => 'native/binding/' + f).join(' ')\")"
       ],
       "include_dirs": [
-        "<!(node -p \"require('node-addon-api').include_dir\")",
         "native/include",
         "native/src"
       ],
-      "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_CPP_EXCEPTIONS"],
+      "defines": ["NAPI_VERSION=8"],
       "cflags": ["-O2", "-D_GNU_SOURCE"],
       "cflags_c": ["-std=c11"],
       "cflags_cc": ["-O2", "-std=c++17"],
