@@ -146,30 +146,28 @@ class Encoder {
     // in the one native call at the end: nested blocks come out whole, in the
     // order they were made, and a throw while gathering changes nothing.
     const block = this.#block ?? newBlock();
-    this.#block = null;
+    this.#block = null; // a throw while gathering drops it; the next call makes another
     block.text = '';
     block.count = 0;
-    try {
-      if (Array.isArray(headers)) {
-        for (const pair of headers) {
-          if (!Array.isArray(pair) || pair.length !== 2) throw invalid(TypeError, 'each header must be a [name, value] pair');
-          this.#add(block, pair[0], pair[1]);
-        }
-      } else if (headers !== null && typeof headers === 'object') {
-        for (const name of Object.keys(headers)) {
-          const value = headers[name];
-          if (Array.isArray(value)) for (const v of value) this.#add(block, name, v);
-          else this.#add(block, name, value);
-        }
-      } else {
-        throw invalid(TypeError, 'headers must be an array of [name, value] pairs or an object');
+    if (Array.isArray(headers)) {
+      for (const pair of headers) {
+        if (!Array.isArray(pair) || pair.length !== 2) throw invalid(TypeError, 'each header must be a [name, value] pair');
+        this.#add(block, pair[0], pair[1]);
       }
-      const { text, fields, count } = block;
-      block.text = ''; // not kept alive until the next block
-      return intoSlab((out, offset) => this.#native.encode(text, fields, count, out, offset));
-    } finally {
-      this.#block = block;
+    } else if (headers !== null && typeof headers === 'object') {
+      for (const name of Object.keys(headers)) {
+        const value = headers[name];
+        if (Array.isArray(value)) for (const v of value) this.#add(block, name, v);
+        else this.#add(block, name, value);
+      }
+    } else {
+      throw invalid(TypeError, 'headers must be an array of [name, value] pairs or an object');
     }
+    // No caller code runs from here on.
+    const { text, fields, count } = block;
+    block.text = ''; // not kept alive until the next block
+    this.#block = block;
+    return intoSlab((out, offset) => this.#native.encode(text, fields, count, out, offset));
   }
 
   #add(block, name, value) {
