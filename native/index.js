@@ -92,10 +92,6 @@ const huffman = {
 const STATIC_TABLE = addon.staticTable;
 // A field costs at least this much of maxHeaderListSize (RFC 7540 6.5.2).
 const FIELD_OVERHEAD = 32;
-// A decoded list crosses as one string, which V8 cannot make longer than this
-// (2^29 - 24 characters on 64-bit). A list can be no larger than its strings,
-// so limits above it (up to 2^32 - 1, the largest SETTINGS value) act as it.
-const MAX_LIST_LIMIT = MAX_STRING_LENGTH;
 
 // A block being gathered: names and values concatenated, and per field its
 // name length, value length and flags (see native/binding/encoder_wrap.cc).
@@ -202,7 +198,10 @@ class Decoder {
 
   constructor(options) {
     const { tableSize = 4096, maxHeaderListSize = 65536, maxStringLength = maxHeaderListSize } = checkOptions(options);
-    const listLimit = Math.min(checkSize(maxHeaderListSize, 'maxHeaderListSize', 0xffffffff), MAX_LIST_LIMIT);
+    // A decoded list crosses as one string, which V8 cannot make longer than
+    // MAX_STRING_LENGTH (2^29 - 24 on 64-bit), and its strings are no longer
+    // than its size: limits above (up to 2^32 - 1, the largest SETTINGS value) act as that.
+    const listLimit = Math.min(checkSize(maxHeaderListSize, 'maxHeaderListSize', 0xffffffff), MAX_STRING_LENGTH);
     this.#native = new addon.Decoder(
       checkSize(tableSize, 'tableSize', MAX_TABLE_SIZE),
       listLimit,

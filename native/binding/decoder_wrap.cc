@@ -24,9 +24,9 @@ extern "C" {
 namespace {
 
 struct Decoder {
-    ~Decoder() { hpack_decoder_free(dec); }
+    ~Decoder() { hpack_decoder_free(core); }
 
-    struct hpack_decoder *dec = nullptr;
+    struct hpack_decoder *core = nullptr;
     std::vector<char> text; // reused across blocks
 };
 
@@ -67,11 +67,9 @@ int AppendField(void *ctx, const struct hpack_header *h)
 
 napi_value New(napi_env env, napi_callback_info info)
 {
-    napi_value argv[3], self;
-    size_t argc = 3;
+    napi_value argv[3], receiver;
     struct hpack_decoder_limits limits;
-    if (!Ok(env, napi_get_cb_info(env, info, &argc, argv, &self, nullptr)) ||
-        !GetUint32(env, argv[0], kTableSizeMessage, &limits.max_table_size) ||
+    if (!GetNewArgs(env, info, 3, argv, &receiver) || !GetUint32(env, argv[0], kTableSizeMessage, &limits.max_table_size) ||
         !GetUint32(env, argv[1], "maxHeaderListSize must be a 32-bit unsigned integer", &limits.max_header_list_size) ||
         !GetUint32(env, argv[2], "maxStringLength must be a 32-bit unsigned integer", &limits.max_string_length))
         return nullptr;
@@ -79,15 +77,7 @@ napi_value New(napi_env env, napi_callback_info info)
         ThrowRangeError(env, kTableSizeMessage);
         return nullptr;
     }
-    Decoder *d = new (std::nothrow) Decoder;
-    if (d)
-        d->dec = hpack_decoder_new(&limits);
-    if (!d || !d->dec) {
-        delete d;
-        ThrowHpackError(env, HPACK_ERR_NOMEM, "cannot create decoder");
-        return nullptr;
-    }
-    return WrapNew(env, self, d);
+    return WrapNew<Decoder>(env, receiver, [&] { return hpack_decoder_new(&limits); }, "cannot create decoder");
 }
 
 napi_value Decode(napi_env env, napi_callback_info info)
@@ -107,7 +97,7 @@ napi_value Decode(napi_env env, napi_callback_info info)
     Decoder *d = static_cast<Decoder *>(self);
     ctx.text = &d->text;
     d->text.clear();
-    ssize_t rc = hpack_decoder_decode(d->dec, src, len, AppendField, &ctx);
+    ssize_t rc = hpack_decoder_decode(d->core, src, len, AppendField, &ctx);
     if (rc == HPACK_ERR_BUFFER_TOO_SMALL) {
         ThrowRangeError(env, "refs has no room for all the block's fields");
         return nullptr;
@@ -134,7 +124,7 @@ napi_value SetTableSize(napi_env env, napi_callback_info info)
     void *self;
     uint32_t size;
     if (GetArgs(env, info, 1, &size_arg, &self) && GetUint32(env, size_arg, kTableSizeMessage, &size))
-        ThrowResizeError(env, hpack_decoder_set_max_table_size(static_cast<Decoder *>(self)->dec, size),
+        ThrowResizeError(env, hpack_decoder_set_max_table_size(static_cast<Decoder *>(self)->core, size),
                          "cannot resize the decoder's table");
     return nullptr;
 }

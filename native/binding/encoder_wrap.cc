@@ -12,8 +12,8 @@
 #include "encoder_wrap.h"
 
 #include <cstdio>
-#include <new>
 #include <string>
+#include <new>
 #include <vector>
 
 #include "hpack.h"
@@ -22,12 +22,12 @@
 namespace {
 
 struct Encoder {
-    ~Encoder() { hpack_encoder_free(enc); }
+    ~Encoder() { hpack_encoder_free(core); }
 
     bool CopyText(napi_env env, napi_value text, size_t total, const int32_t *lengths);
     bool ReadFields(napi_env env, napi_value text, const int32_t *lengths, size_t count);
 
-    struct hpack_encoder *enc = nullptr;
+    struct hpack_encoder *core = nullptr;
     // Reused across blocks so a block costs no allocation once they are warm.
     std::vector<char16_t> units;
     std::vector<uint8_t> bytes;
@@ -125,11 +125,9 @@ bool Encoder::ReadFields(napi_env env, napi_value text, const int32_t *lengths, 
 
 napi_value New(napi_env env, napi_callback_info info)
 {
-    napi_value argv[3], self;
-    size_t argc = 3;
+    napi_value argv[3], receiver;
     uint32_t table_size, indexing, flags;
-    if (!Ok(env, napi_get_cb_info(env, info, &argc, argv, &self, nullptr)) ||
-        !GetUint32(env, argv[0], kTableSizeMessage, &table_size) ||
+    if (!GetNewArgs(env, info, 3, argv, &receiver) || !GetUint32(env, argv[0], kTableSizeMessage, &table_size) ||
         !GetUint32(env, argv[1], "indexing must be 0, 1 or 2", &indexing) ||
         !GetUint32(env, argv[2], "flags must be a 32-bit unsigned integer", &flags))
         return nullptr;
@@ -137,15 +135,8 @@ napi_value New(napi_env env, napi_callback_info info)
         ThrowRangeError(env, "tableSize must be at most 16777216 and indexing 0, 1 or 2");
         return nullptr;
     }
-    Encoder *e = new (std::nothrow) Encoder;
-    if (e)
-        e->enc = hpack_encoder_new(table_size, (enum hpack_indexing)indexing, flags);
-    if (!e || !e->enc) {
-        delete e;
-        ThrowHpackError(env, HPACK_ERR_NOMEM, "cannot create encoder");
-        return nullptr;
-    }
-    return WrapNew(env, self, e);
+    auto make = [&] { return hpack_encoder_new(table_size, (enum hpack_indexing)indexing, flags); };
+    return WrapNew<Encoder>(env, receiver, make, "cannot create encoder");
 }
 
 napi_value Encode(napi_env env, napi_callback_info info)
@@ -167,10 +158,10 @@ napi_value Encode(napi_env env, napi_callback_info info)
     Encoder *e = static_cast<Encoder *>(self);
     if (!e->ReadFields(env, argv[0], lengths, count))
         return nullptr;
-    size_t bound = hpack_encoder_bound(e->enc, e->fields.data(), count);
+    size_t bound = hpack_encoder_bound(e->core, e->fields.data(), count);
     if (bound > room)
         return Number(env, (double)bound);
-    ssize_t n = hpack_encoder_encode(e->enc, e->fields.data(), count, dst, room);
+    ssize_t n = hpack_encoder_encode(e->core, e->fields.data(), count, dst, room);
     if (n < 0) {
         ThrowHpackError(env, (int)n, "HPACK encoding failed");
         return nullptr;
@@ -184,7 +175,7 @@ napi_value SetTableSize(napi_env env, napi_callback_info info)
     void *self;
     uint32_t size;
     if (GetArgs(env, info, 1, &size_arg, &self) && GetUint32(env, size_arg, kTableSizeMessage, &size))
-        ThrowResizeError(env, hpack_encoder_set_table_size(static_cast<Encoder *>(self)->enc, size),
+        ThrowResizeError(env, hpack_encoder_set_table_size(static_cast<Encoder *>(self)->core, size),
                          "cannot resize the encoder's table");
     return nullptr;
 }

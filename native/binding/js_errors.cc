@@ -63,9 +63,19 @@ void ThrowRangeError(napi_env env, const std::string &message)
 bool GetArgs(napi_env env, napi_callback_info info, size_t argc, napi_value *argv, void **self)
 {
     napi_value receiver;
-    if (!Ok(env, napi_get_cb_info(env, info, &argc, argv, &receiver, nullptr)))
+    return Ok(env, napi_get_cb_info(env, info, &argc, argv, &receiver, nullptr)) &&
+           (!self || Ok(env, napi_unwrap(env, receiver, self)));
+}
+
+bool GetNewArgs(napi_env env, napi_callback_info info, size_t argc, napi_value *argv, napi_value *receiver)
+{
+    napi_value new_target;
+    if (!Ok(env, napi_get_cb_info(env, info, &argc, argv, receiver, nullptr)) ||
+        !Ok(env, napi_get_new_target(env, info, &new_target)))
         return false;
-    return !self || Ok(env, napi_unwrap(env, receiver, self));
+    if (!new_target)
+        ThrowTypeError(env, "a class constructor must be called with new");
+    return new_target != nullptr;
 }
 
 bool GetBytes(napi_env env, napi_value value, const char *what, const uint8_t **data, size_t *len)

@@ -11,7 +11,10 @@
 
 #include <node_api.h>
 
+#include <new>
 #include <string>
+
+#include "hpack.h"
 
 // True for napi_ok. Otherwise throws an Error for the failed call when nothing
 // is pending and the environment can still run JS, and returns false.
@@ -26,8 +29,11 @@ void ThrowRangeError(napi_env env, const std::string &message);
 
 // Up to argc arguments of a call (undefined when fewer were passed) and, when
 // self is not null, the C++ object wrapped by its receiver; false when they
-// cannot be had (an error is pending or the environment is going away).
+// cannot be had (see Ok).
 bool GetArgs(napi_env env, napi_callback_info info, size_t argc, napi_value *argv, void **self);
+
+// The arguments and receiver of a constructor call, or a TypeError thrown when it was called without new.
+bool GetNewArgs(napi_env env, napi_callback_info info, size_t argc, napi_value *argv, napi_value *receiver);
 
 // The bytes of a Buffer or other Uint8Array argument, or a TypeError thrown.
 bool GetBytes(napi_env env, napi_value value, const char *what, const uint8_t **data, size_t *len);
@@ -58,17 +64,25 @@ struct Method {
 };
 bool ExportClass(napi_env env, napi_value exports, const char *name, napi_callback constructor, const Method *methods);
 
-// Wraps a new C++ object into the receiver of a constructor call, deleting it
-// when the receiver is collected (or at once, if wrapping fails).
-template <typename T>
-napi_value WrapNew(napi_env env, napi_value self, T *object)
+// Wraps a new T into the receiver of a constructor call, T::core made by
+// make() (null when out of memory); T is deleted when the receiver is collected.
+template <typename T, typename Make>
+napi_value WrapNew(napi_env env, napi_value receiver, Make make, const char *what)
 {
+    T *object = new (std::nothrow) T;
+    if (object)
+        object->core = make();
+    if (!object || !object->core) {
+        delete object;
+        ThrowHpackError(env, HPACK_ERR_NOMEM, what);
+        return nullptr;
+    }
     auto finalize = [](napi_env, void *data, void *) { delete static_cast<T *>(data); };
-    if (!Ok(env, napi_wrap(env, self, object, finalize, nullptr, nullptr))) {
+    if (!Ok(env, napi_wrap(env, receiver, object, finalize, nullptr, nullptr))) {
         delete object;
         return nullptr;
     }
-    return self;
+    return receiver;
 }
 
 #endif
