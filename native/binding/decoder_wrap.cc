@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "hpack.h"
+#include "class_wrap.h"
 #include "js_errors.h"
 // An internal header of the C core, without extern "C" of its own.
 extern "C" {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "hpack.h"
+#include "class_wrap.h"
 #include "js_errors.h"
 
 namespace {

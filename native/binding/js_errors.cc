@@ -2,8 +2,6 @@
 // so they use one N-API call per argument.
 #include "js_errors.h"
 
-#include <vector>
-
 #include "hpack.h"
 
 namespace {
@@ -145,14 +143,4 @@ void ThrowResizeError(napi_env env, int rc, const char *what)
         ThrowRangeError(env, kTableSizeMessage);
     else if (rc != HPACK_OK)
         ThrowHpackError(env, rc, what);
-}
-
-bool ExportClass(napi_env env, napi_value exports, const char *name, napi_callback constructor, const Method *methods)
-{
-    std::vector<napi_property_descriptor> props;
-    for (; methods->name; methods++)
-        props.push_back({ methods->name, nullptr, methods->callback, nullptr, nullptr, nullptr, napi_default_method, nullptr });
-    napi_value cls;
-    return Ok(env, napi_define_class(env, name, NAPI_AUTO_LENGTH, constructor, nullptr, props.size(), props.data(), &cls)) &&
-           Ok(env, napi_set_named_property(env, exports, name, cls));
 }

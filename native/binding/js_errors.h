@@ -11,13 +11,13 @@
 
 #include <node_api.h>
 
-#include <new>
 #include <string>
 
 #include "hpack.h"
 
-// True for napi_ok. Otherwise throws an Error for the failed call when nothing
-// is pending and the environment can still run JS, and returns false.
+// True for napi_ok. Otherwise throws a TypeError (ERR_HPACK_INVALID_ARGUMENT:
+// such a call fails only on a value of the wrong kind) when nothing is pending
+// and the environment can still run JS, and returns false.
 bool Ok(napi_env env, napi_status status);
 
 // Throw an Error for an enum hpack_error; .code is its hpack_strerror name.
@@ -56,33 +56,5 @@ extern const char kTableSizeMessage[];
 // Throws for the result of resizing a table, if it failed: a RangeError for a size the core
 // refuses, else an Error with the hpack_error's code. Nothing for HPACK_OK.
 void ThrowResizeError(napi_env env, int rc, const char *what);
-
-// Defines a class on exports: constructor plus methods ({ name, callback } pairs, null-terminated).
-struct Method {
-    const char *name;
-    napi_callback callback;
-};
-bool ExportClass(napi_env env, napi_value exports, const char *name, napi_callback constructor, const Method *methods);
-
-// Wraps a new T into the receiver of a constructor call, T::core made by
-// make() (null when out of memory); T is deleted when the receiver is collected.
-template <typename T, typename Make>
-napi_value WrapNew(napi_env env, napi_value receiver, Make make, const char *what)
-{
-    T *object = new (std::nothrow) T;
-    if (object)
-        object->core = make();
-    if (!object || !object->core) {
-        delete object;
-        ThrowHpackError(env, HPACK_ERR_NOMEM, what);
-        return nullptr;
-    }
-    auto finalize = [](napi_env, void *data, void *) { delete static_cast<T *>(data); };
-    if (!Ok(env, napi_wrap(env, receiver, object, finalize, nullptr, nullptr))) {
-        delete object;
-        return nullptr;
-    }
-    return receiver;
-}
 
 #endif
