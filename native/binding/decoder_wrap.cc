@@ -27,8 +27,17 @@ namespace {
 struct Decoder {
     ~Decoder() { hpack_decoder_free(core); }
 
+    // Kept for the next block only while small: one huge list must not hold
+    // its size, unseen by V8's GC, for as long as the decoder lives.
+    void ReleaseLargeText()
+    {
+        if (text.capacity() > kKeptTextCapacity)
+            std::vector<char>().swap(text);
+    }
+
+    static constexpr size_t kKeptTextCapacity = 64 * 1024;
     struct hpack_decoder *core = nullptr;
-    std::vector<char> text; // reused across blocks
+    std::vector<char> text;
 };
 
 struct DecodeContext {
@@ -66,6 +75,20 @@ int AppendField(void *ctx, const struct hpack_header *h)
     return 0;
 }
 
+// The block's text as one latin1 string, or nullptr with an error thrown.
+napi_value TextString(napi_env env, const std::vector<char> &text)
+{
+    napi_value str;
+    napi_status status = napi_create_string_latin1(env, text.data(), text.size(), &str);
+    // V8 refuses strings over String::kMaxLength without throwing; index.js caps
+    // the list limit below that, so this only guards direct users of the addon.
+    if (status == napi_generic_failure) {
+        ThrowHpackError(env, HPACK_ERR_HEADER_LIST_TOO_LARGE, "decoded header list too long for a string");
+        return nullptr;
+    }
+    return Ok(env, status) ? str : nullptr;
+}
+
 napi_value New(napi_env env, napi_callback_info info)
 {
     napi_value argv[3], receiver;
@@ -99,24 +122,15 @@ napi_value Decode(napi_env env, napi_callback_info info)
     ctx.text = &d->text;
     d->text.clear();
     ssize_t rc = hpack_decoder_decode(d->core, src, len, AppendField, &ctx);
-    if (rc == HPACK_ERR_BUFFER_TOO_SMALL) {
+    napi_value text = rc < 0 ? nullptr : TextString(env, d->text);
+    d->ReleaseLargeText();
+    if (rc == HPACK_ERR_BUFFER_TOO_SMALL)
         ThrowRangeError(env, "refs has no room for all the block's fields");
-        return nullptr;
-    }
-    if (rc < 0) {
+    else if (rc < 0)
         ThrowHpackError(env, (int)rc, "HPACK decoding failed");
-        return nullptr;
-    }
-    ctx.refs[0] = (int32_t)ctx.count;
-    napi_value text;
-    napi_status status = napi_create_string_latin1(env, d->text.data(), d->text.size(), &text);
-    // V8 refuses strings over String::kMaxLength without throwing; index.js caps
-    // the list limit below that, so this only guards direct users of the addon.
-    if (status == napi_generic_failure) {
-        ThrowHpackError(env, HPACK_ERR_HEADER_LIST_TOO_LARGE, "decoded header list too long for a string");
-        return nullptr;
-    }
-    return Ok(env, status) ? text : nullptr;
+    else if (text)
+        ctx.refs[0] = (int32_t)ctx.count;
+    return text;
 }
 
 napi_value SetTableSize(napi_env env, napi_callback_info info)
