@@ -6,6 +6,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const os = require('node:os');
+const v8 = require('node:v8');
+const vm = require('node:vm');
 const { MAX_STRING_LENGTH } = require('node:buffer').constants;
 const { Decoder } = require('../native');
 
@@ -37,4 +39,20 @@ test('a list over the longest JS string fails with ERR_HPACK_HEADER_LIST_TOO_LAR
     () => decoder.decode(bomb(refs)),
     (err) => err.constructor === Error && err.code === 'ERR_HPACK_HEADER_LIST_TOO_LARGE',
   );
+});
+
+test('a decoder that decoded a 200 MB list does not keep that memory', { skip }, () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  const decoder = new Decoder({ maxHeaderListSize: 2 ** 32 - 1 });
+  gc();
+  const before = process.memoryUsage().rss;
+  const decodeCount = () => decoder.decode(bomb(50_000)).length; // the list dies with this frame
+  assert.strictEqual(decodeCount(), 50_001);
+  gc();
+  gc();
+  // The decoder lives on and still works; the list's bytes are gone.
+  assert.deepStrictEqual(decoder.decode(Buffer.from([0x82])), [[':method', 'GET']]);
+  const grown = process.memoryUsage().rss - before;
+  assert.ok(grown < 64 * 2 ** 20, `RSS grew ${(grown / 2 ** 20).toFixed(0)} MiB`);
 });
