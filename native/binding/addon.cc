@@ -1,18 +1,19 @@
-// N-API entry point: the C core's Huffman coder, encoder and decoder.
-#include <napi.h>
+// N-API entry point: the C core's Huffman coder, encoder and decoder. Each
+// environment that loads the addon (main thread, worker thread) gets its own
+// classes and strings on its own exports; nothing JS lives in process-wide
+// state. When the environment is shut down halfway (a worker terminated during
+// require), Init stops at the first failed call and returns nothing.
+#include <node_api.h>
 
 #include "decoder_wrap.h"
 #include "encoder_wrap.h"
 #include "huffman_wrap.h"
 #include "static_table_wrap.h"
 
-static Napi::Object Init(Napi::Env env, Napi::Object exports)
+NAPI_MODULE_INIT()
 {
-    exports.Set("huffman", InitHuffman(env));
-    exports.Set("Encoder", InitEncoder(env));
-    exports.Set("Decoder", InitDecoder(env));
-    exports.Set("staticTable", InitStaticTable(env));
-    return exports;
+    if (ExportHuffman(env, exports) && ExportEncoder(env, exports) && ExportDecoder(env, exports) &&
+        ExportStaticTable(env, exports))
+        return exports;
+    return nullptr;
 }
-
-NODE_API_MODULE(hpack, Init)

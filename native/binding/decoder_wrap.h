@@ -2,8 +2,9 @@
 #ifndef HPACK_BINDING_DECODER_WRAP_H
 #define HPACK_BINDING_DECODER_WRAP_H
 
-#include <napi.h>
+#include <node_api.h>
 
-Napi::Function InitDecoder(Napi::Env env);
+// Sets exports.Decoder; false when that failed (see js_errors.h).
+bool ExportDecoder(napi_env env, napi_value exports);
 
 #endif

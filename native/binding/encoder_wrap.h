@@ -2,8 +2,9 @@
 #ifndef HPACK_BINDING_ENCODER_WRAP_H
 #define HPACK_BINDING_ENCODER_WRAP_H
 
-#include <napi.h>
+#include <node_api.h>
 
-Napi::Function InitEncoder(Napi::Env env);
+// Sets exports.Encoder; false when that failed (see js_errors.h).
+bool ExportEncoder(napi_env env, napi_value exports);
 
 #endif

@@ -2,8 +2,9 @@
 #ifndef HPACK_BINDING_HUFFMAN_H
 #define HPACK_BINDING_HUFFMAN_H
 
-#include <napi.h>
+#include <node_api.h>
 
-Napi::Object InitHuffman(Napi::Env env);
+// Sets exports.huffman; false when that failed (see js_errors.h).
+bool ExportHuffman(napi_env env, napi_value exports);
 
 #endif

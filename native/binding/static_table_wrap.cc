@@ -1,19 +1,32 @@
-// The static table as JS strings, made once per addon instance (so per worker thread).
+// The static table as JS strings, made once per addon instance: each
+// environment (main thread, worker thread) gets its own, on its exports.
 #include "static_table_wrap.h"
 
+#include "js_errors.h"
 // An internal header of the C core, without extern "C" of its own.
 extern "C" {
 #include "static_table.h"
 }
 
-Napi::Array InitStaticTable(Napi::Env env)
+namespace {
+
+bool SetString(napi_env env, napi_value table, uint32_t i, const char *s, size_t len)
 {
-    Napi::Array table = Napi::Array::New(env, 2 * HPACK_STATIC_TABLE_LEN + 1);
-    table.Set(0u, env.Undefined());
+    napi_value str;
+    return Ok(env, napi_create_string_latin1(env, s, len, &str)) && Ok(env, napi_set_element(env, table, i, str));
+}
+
+} // namespace
+
+bool ExportStaticTable(napi_env env, napi_value exports)
+{
+    napi_value table;
+    if (!Ok(env, napi_create_array_with_length(env, 2 * HPACK_STATIC_TABLE_LEN + 1, &table)))
+        return false;
     for (uint32_t i = 1; i <= HPACK_STATIC_TABLE_LEN; i++) {
         const struct hpack_static_entry &e = hpack_static_table[i - 1];
-        table.Set(2 * i - 1, Napi::String::New(env, e.name, e.name_len));
-        table.Set(2 * i, Napi::String::New(env, e.value, e.value_len));
+        if (!SetString(env, table, 2 * i - 1, e.name, e.name_len) || !SetString(env, table, 2 * i, e.value, e.value_len))
+            return false;
     }
-    return table;
+    return Ok(env, napi_set_named_property(env, exports, "staticTable", table));
 }

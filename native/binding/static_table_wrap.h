@@ -2,9 +2,10 @@
 #ifndef HPACK_BINDING_STATIC_TABLE_WRAP_H
 #define HPACK_BINDING_STATIC_TABLE_WRAP_H
 
-#include <napi.h>
+#include <node_api.h>
 
-// [unused, name1, value1, ..., name61, value61]: entry i at 2 * i - 1 and 2 * i.
-Napi::Array InitStaticTable(Napi::Env env);
+// Sets exports.staticTable to [unused, name1, value1, ..., name61, value61]:
+// entry i at 2 * i - 1 and 2 * i. False when that failed (see js_errors.h).
+bool ExportStaticTable(napi_env env, napi_value exports);
 
 #endif
