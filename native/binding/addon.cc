@@ -1,19 +1,26 @@
-// N-API entry point: the C core's Huffman coder, encoder and decoder. Each
-// environment that loads the addon (main thread, worker thread) gets its own
-// classes and strings on its own exports; nothing JS lives in process-wide
+// Entry point of the addon (node-addon-api): the C core's Huffman coder,
+// encoder and decoder. Each environment that loads the addon (main thread,
+// worker thread) gets its own classes and static-table strings on its own
+// exports, which native/index.js keeps; no native code looks them up again, so
+// there is no per-environment instance data and nothing JS in process-wide
 // state. When the environment is shut down halfway (a worker terminated during
-// require), Init stops at the first failed call and returns nothing.
-#include <node_api.h>
+// require), Init stops at the first failed step and returns nothing.
+#include <napi.h>
 
 #include "decoder_wrap.h"
 #include "encoder_wrap.h"
 #include "huffman_wrap.h"
 #include "static_table_wrap.h"
 
-NAPI_MODULE_INIT()
+namespace {
+
+Napi::Object Init(Napi::Env, Napi::Object exports)
 {
-    if (ExportHuffman(env, exports) && ExportEncoder(env, exports) && ExportDecoder(env, exports) &&
-        ExportStaticTable(env, exports))
+    if (ExportHuffman(exports) && ExportEncoder(exports) && ExportDecoder(exports) && ExportStaticTable(exports))
         return exports;
-    return nullptr;
+    return Napi::Object();
 }
+
+} // namespace
+
+NODE_API_MODULE(hpack, Init)

@@ -24,20 +24,24 @@ extern "C" {
 
 namespace {
 
-struct Decoder {
-    ~Decoder() { hpack_decoder_free(core); }
+class Decoder : public CoreWrap<Decoder, struct hpack_decoder, hpack_decoder_free> {
+public:
+    explicit Decoder(const Napi::CallbackInfo &info);
 
+    Napi::Value Decode(const Napi::CallbackInfo &info);
+    Napi::Value SetTableSize(const Napi::CallbackInfo &info);
+
+private:
     // Kept for the next block only while small: one huge list must not hold
     // its size, unseen by V8's GC, for as long as the decoder lives.
     void ReleaseLargeText()
     {
-        if (text.capacity() > kKeptTextCapacity)
-            std::vector<char>().swap(text);
+        if (text_.capacity() > kKeptTextCapacity)
+            std::vector<char>().swap(text_);
     }
 
     static constexpr size_t kKeptTextCapacity = 64 * 1024;
-    struct hpack_decoder *core = nullptr;
-    std::vector<char> text;
+    std::vector<char> text_;
 };
 
 struct DecodeContext {
@@ -75,79 +79,73 @@ int AppendField(void *ctx, const struct hpack_header *h)
     return 0;
 }
 
-// The block's text as one latin1 string, or nullptr with an error thrown.
-napi_value TextString(napi_env env, const std::vector<char> &text)
+// The block's text as one latin1 string, or empty with an error thrown.
+// node-addon-api makes strings from UTF-8 or UTF-16 only.
+Napi::Value TextString(Napi::Env env, const std::vector<char> &text)
 {
     napi_value str;
-    napi_status status = napi_create_string_latin1(env, text.data(), text.size(), &str);
-    // V8 refuses strings over String::kMaxLength without throwing; index.js caps
-    // the list limit below that, so this only guards direct users of the addon.
-    if (status == napi_generic_failure) {
+    // V8 refuses strings over String::kMaxLength (napi_generic_failure), without
+    // throwing; that is the only way this call fails. index.js caps the list
+    // limit below it, so this only guards direct users of the addon.
+    if (napi_create_string_latin1(env, text.data(), text.size(), &str) != napi_ok) {
         ThrowHpackError(env, HPACK_ERR_HEADER_LIST_TOO_LARGE, "decoded header list too long for a string");
-        return nullptr;
+        return Napi::Value();
     }
-    return Ok(env, status) ? str : nullptr;
+    return Napi::Value(env, str);
 }
 
-napi_value New(napi_env env, napi_callback_info info)
+Decoder::Decoder(const Napi::CallbackInfo &info) : CoreWrap(info)
 {
-    napi_value argv[3], receiver;
     struct hpack_decoder_limits limits;
-    if (!GetNewArgs(env, info, 3, argv, &receiver) || !GetUint32(env, argv[0], kTableSizeMessage, &limits.max_table_size) ||
-        !GetUint32(env, argv[1], "maxHeaderListSize must be a 32-bit unsigned integer", &limits.max_header_list_size) ||
-        !GetUint32(env, argv[2], "maxStringLength must be a 32-bit unsigned integer", &limits.max_string_length))
-        return nullptr;
+    if (!GetUint32(info[0], kTableSizeMessage, &limits.max_table_size) ||
+        !GetUint32(info[1], "maxHeaderListSize must be a 32-bit unsigned integer", &limits.max_header_list_size) ||
+        !GetUint32(info[2], "maxStringLength must be a 32-bit unsigned integer", &limits.max_string_length))
+        return;
     if (limits.max_table_size > (1u << 24)) {
-        ThrowRangeError(env, kTableSizeMessage);
-        return nullptr;
+        ThrowRangeError(info.Env(), kTableSizeMessage);
+        return;
     }
-    return WrapNew<Decoder>(env, receiver, [&] { return hpack_decoder_new(&limits); }, "cannot create decoder");
+    Adopt(hpack_decoder_new(&limits), "cannot create decoder");
 }
 
-napi_value Decode(napi_env env, napi_callback_info info)
+Napi::Value Decoder::Decode(const Napi::CallbackInfo &info)
 {
-    napi_value argv[2];
-    void *self;
+    Napi::Env env = info.Env();
     const uint8_t *src;
     size_t len;
-    DecodeContext ctx = { nullptr, nullptr, 0, 0 };
-    if (!GetArgs(env, info, 2, argv, &self) || !GetBytes(env, argv[0], "block", &src, &len) ||
-        !GetInt32s(env, argv[1], "refs", &ctx.refs, &ctx.refs_len))
-        return nullptr;
+    DecodeContext ctx = { &text_, nullptr, 0, 0 };
+    if (!GetBytes(info[0], "block", &src, &len) || !GetInt32s(info[1], "refs", &ctx.refs, &ctx.refs_len))
+        return Napi::Value();
     if (ctx.refs_len == 0) {
         ThrowRangeError(env, "refs must have room for the field count");
-        return nullptr;
+        return Napi::Value();
     }
-    Decoder *d = static_cast<Decoder *>(self);
-    ctx.text = &d->text;
-    d->text.clear();
-    ssize_t rc = hpack_decoder_decode(d->core, src, len, AppendField, &ctx);
-    napi_value text = rc < 0 ? nullptr : TextString(env, d->text);
-    d->ReleaseLargeText();
+    text_.clear();
+    ssize_t rc = hpack_decoder_decode(core_, src, len, AppendField, &ctx);
+    Napi::Value text = rc < 0 ? Napi::Value() : TextString(env, text_);
+    ReleaseLargeText();
     if (rc == HPACK_ERR_BUFFER_TOO_SMALL)
         ThrowRangeError(env, "refs has no room for all the block's fields");
     else if (rc < 0)
         ThrowHpackError(env, (int)rc, "HPACK decoding failed");
-    else if (text)
+    else if (!text.IsEmpty())
         ctx.refs[0] = (int32_t)ctx.count;
     return text;
 }
 
-napi_value SetTableSize(napi_env env, napi_callback_info info)
+Napi::Value Decoder::SetTableSize(const Napi::CallbackInfo &info)
 {
-    napi_value size_arg;
-    void *self;
     uint32_t size;
-    if (GetArgs(env, info, 1, &size_arg, &self) && GetUint32(env, size_arg, kTableSizeMessage, &size))
-        ThrowResizeError(env, hpack_decoder_set_max_table_size(static_cast<Decoder *>(self)->core, size),
-                         "cannot resize the decoder's table");
-    return nullptr;
+    if (GetUint32(info[0], kTableSizeMessage, &size))
+        ThrowResizeError(info.Env(), hpack_decoder_set_max_table_size(core_, size), "cannot resize the decoder's table");
+    return Napi::Value();
 }
 
 } // namespace
 
-bool ExportDecoder(napi_env env, napi_value exports)
+bool ExportDecoder(Napi::Object exports)
 {
-    static const Method methods[] = { { "decode", Decode }, { "setTableSize", SetTableSize }, { nullptr, nullptr } };
-    return ExportClass(env, exports, "Decoder", New, methods);
+    return Decoder::Export(exports, "Decoder",
+                           { Decoder::Method<&Decoder::Decode>("decode"),
+                             Decoder::Method<&Decoder::SetTableSize>("setTableSize") });
 }

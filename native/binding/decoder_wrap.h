@@ -2,9 +2,9 @@
 #ifndef HPACK_BINDING_DECODER_WRAP_H
 #define HPACK_BINDING_DECODER_WRAP_H
 
-#include <node_api.h>
+#include <napi.h>
 
 // Sets exports.Decoder; false when that failed (see js_errors.h).
-bool ExportDecoder(napi_env env, napi_value exports);
+bool ExportDecoder(Napi::Object exports);
 
 #endif

@@ -22,23 +22,27 @@
 
 namespace {
 
-struct Encoder {
-    ~Encoder() { hpack_encoder_free(core); }
+class Encoder : public CoreWrap<Encoder, struct hpack_encoder, hpack_encoder_free> {
+public:
+    explicit Encoder(const Napi::CallbackInfo &info);
 
-    bool CopyText(napi_env env, napi_value text, size_t total, const int32_t *lengths);
-    bool ReadFields(napi_env env, napi_value text, const int32_t *lengths, size_t count);
+    Napi::Value Encode(const Napi::CallbackInfo &info);
+    Napi::Value SetTableSize(const Napi::CallbackInfo &info);
 
-    struct hpack_encoder *core = nullptr;
+private:
+    bool CopyText(Napi::Env env, napi_value text, size_t total, const int32_t *lengths);
+    bool ReadFields(Napi::Env env, napi_value text, const int32_t *lengths, size_t count);
+
     // Reused across blocks so a block costs no allocation once they are warm.
-    std::vector<char16_t> units;
-    std::vector<uint8_t> bytes;
-    std::vector<struct hpack_header> fields;
+    std::vector<char16_t> units_;
+    std::vector<uint8_t> bytes_;
+    std::vector<struct hpack_header> fields_;
 };
 
 // Names and values are latin1: one byte per character. A code unit above 0xFF
 // has no byte, and dropping its high bits (as a latin1 copy would) turns, say,
 // U+010D U+010A into CR LF inside a header value.
-void ThrowNotLatin1(napi_env env, const std::vector<char16_t> &units, size_t at, const int32_t *lengths)
+void ThrowNotLatin1(Napi::Env env, const std::vector<char16_t> &units, size_t at, const int32_t *lengths)
 {
     size_t field = 0, start = 0;
     for (;; field++, lengths += 3) {
@@ -55,25 +59,24 @@ void ThrowNotLatin1(napi_env env, const std::vector<char16_t> &units, size_t at,
     }
 }
 
-// Copies text, which must be exactly total latin1 characters, into bytes (via
-// units, sized by ReadFields): as UTF-16, so that a unit above 0xFF is seen rather than cut to its low byte.
-bool Encoder::CopyText(napi_env env, napi_value text, size_t total, const int32_t *lengths)
+// Copies text, which must be exactly total latin1 characters, into bytes_ (via
+// units_, sized by ReadFields): as UTF-16, so that a unit above 0xFF is seen rather than cut to its low byte.
+bool Encoder::CopyText(Napi::Env env, napi_value text, size_t total, const int32_t *lengths)
 {
     size_t copied = 0;
-    napi_status status = napi_get_value_string_utf16(env, text, units.data(), units.size(), &copied);
-    if (status == napi_string_expected) {
+    // One N-API call, into a buffer reused across blocks (String::Utf16Value
+    // would allocate a std::u16string per block). It fails only on a non-string.
+    if (napi_get_value_string_utf16(env, text, units_.data(), units_.size(), &copied) != napi_ok) {
         ThrowTypeError(env, "text must be a string");
         return false;
     }
-    if (!Ok(env, status))
-        return false;
     if (copied != total) {
         ThrowRangeError(env, "field lengths must add up to the text's length");
         return false;
     }
     // Local restrict pointers let the compiler vectorize this loop.
-    const char16_t *__restrict in = units.data();
-    uint8_t *__restrict out = bytes.data();
+    const char16_t *__restrict in = units_.data();
+    uint8_t *__restrict out = bytes_.data();
     unsigned all = 0;
     for (size_t i = 0; i < total; i++) {
         all |= in[i];
@@ -82,14 +85,14 @@ bool Encoder::CopyText(napi_env env, napi_value text, size_t total, const int32_
     if (all <= 0xFF)
         return true;
     size_t at = 0;
-    while (units[at] <= 0xFF)
+    while (units_[at] <= 0xFF)
         at++;
-    ThrowNotLatin1(env, units, at, lengths);
+    ThrowNotLatin1(env, units_, at, lengths);
     return false;
 }
 
-// Copies text into bytes and points fields into it, checking that the lengths add up to it.
-bool Encoder::ReadFields(napi_env env, napi_value text, const int32_t *lengths, size_t count)
+// Copies text into bytes_ and points fields_ into it, checking that the lengths add up to it.
+bool Encoder::ReadFields(Napi::Env env, napi_value text, const int32_t *lengths, size_t count)
 {
     size_t total = 0;
     for (size_t i = 0; i < count; i++) {
@@ -103,88 +106,82 @@ bool Encoder::ReadFields(napi_env env, napi_value text, const int32_t *lengths, 
     try {
         // Room for one unit more than total (and the NUL napi writes) tells a
         // longer text by the copy alone.
-        units.resize(total + 2);
-        bytes.resize(total);
-        fields.resize(count);
+        units_.resize(total + 2);
+        bytes_.resize(total);
+        fields_.resize(count);
     } catch (const std::bad_alloc &) {
         ThrowHpackError(env, HPACK_ERR_NOMEM, "cannot copy the header block");
         return false;
     }
     if (!CopyText(env, text, total, lengths))
         return false;
-    const uint8_t *p = bytes.data();
+    const uint8_t *p = bytes_.data();
     for (size_t i = 0; i < count; i++, lengths += 3) {
-        fields[i].name = p;
-        fields[i].name_len = (size_t)lengths[0];
-        fields[i].value = p + lengths[0];
-        fields[i].value_len = (size_t)lengths[1];
-        fields[i].flags = (unsigned)lengths[2];
-        p += fields[i].name_len + fields[i].value_len;
+        fields_[i].name = p;
+        fields_[i].name_len = (size_t)lengths[0];
+        fields_[i].value = p + lengths[0];
+        fields_[i].value_len = (size_t)lengths[1];
+        fields_[i].flags = (unsigned)lengths[2];
+        p += fields_[i].name_len + fields_[i].value_len;
     }
     return true;
 }
 
-napi_value New(napi_env env, napi_callback_info info)
+Encoder::Encoder(const Napi::CallbackInfo &info) : CoreWrap(info)
 {
-    napi_value argv[3], receiver;
     uint32_t table_size, indexing, flags;
-    if (!GetNewArgs(env, info, 3, argv, &receiver) || !GetUint32(env, argv[0], kTableSizeMessage, &table_size) ||
-        !GetUint32(env, argv[1], "indexing must be 0, 1 or 2", &indexing) ||
-        !GetUint32(env, argv[2], "flags must be a 32-bit unsigned integer", &flags))
-        return nullptr;
+    if (!GetUint32(info[0], kTableSizeMessage, &table_size) ||
+        !GetUint32(info[1], "indexing must be 0, 1 or 2", &indexing) ||
+        !GetUint32(info[2], "flags must be a 32-bit unsigned integer", &flags))
+        return;
     if (indexing > HPACK_INDEX_LINEAR || table_size > (1u << 24)) {
-        ThrowRangeError(env, "tableSize must be at most 16777216 and indexing 0, 1 or 2");
-        return nullptr;
+        ThrowRangeError(info.Env(), "tableSize must be at most 16777216 and indexing 0, 1 or 2");
+        return;
     }
-    auto make = [&] { return hpack_encoder_new(table_size, (enum hpack_indexing)indexing, flags); };
-    return WrapNew<Encoder>(env, receiver, make, "cannot create encoder");
+    Adopt(hpack_encoder_new(table_size, (enum hpack_indexing)indexing, flags), "cannot create encoder");
 }
 
-napi_value Encode(napi_env env, napi_callback_info info)
+Napi::Value Encoder::Encode(const Napi::CallbackInfo &info)
 {
-    napi_value argv[5];
-    void *self;
+    Napi::Env env = info.Env();
     int32_t *lengths;
     size_t lengths_len;
     uint32_t count;
     uint8_t *dst;
     size_t room;
-    if (!GetArgs(env, info, 5, argv, &self) || !GetInt32s(env, argv[1], "fields", &lengths, &lengths_len) ||
-        !GetUint32(env, argv[2], "count must be an integer", &count) || !GetRoom(env, argv[3], argv[4], &dst, &room))
-        return nullptr;
+    if (!GetInt32s(info[1], "fields", &lengths, &lengths_len) || !GetUint32(info[2], "count must be an integer", &count) ||
+        !GetRoom(info[3], info[4], &dst, &room))
+        return Napi::Value();
     if ((size_t)count * 3 > lengths_len) {
         ThrowRangeError(env, "fields has fewer than 3 * count entries");
-        return nullptr;
+        return Napi::Value();
     }
-    Encoder *e = static_cast<Encoder *>(self);
-    if (!e->ReadFields(env, argv[0], lengths, count))
-        return nullptr;
-    size_t bound = hpack_encoder_bound(e->core, e->fields.data(), count);
+    if (!ReadFields(env, info[0], lengths, count))
+        return Napi::Value();
+    size_t bound = hpack_encoder_bound(core_, fields_.data(), count);
     if (bound > room)
-        return Number(env, (double)bound);
-    ssize_t n = hpack_encoder_encode(e->core, e->fields.data(), count, dst, room);
+        return Napi::Number::New(env, (double)bound);
+    ssize_t n = hpack_encoder_encode(core_, fields_.data(), count, dst, room);
     if (n < 0) {
         ThrowHpackError(env, (int)n, "HPACK encoding failed");
-        return nullptr;
+        return Napi::Value();
     }
-    return Number(env, (double)n);
+    return Napi::Number::New(env, (double)n);
 }
 
-napi_value SetTableSize(napi_env env, napi_callback_info info)
+Napi::Value Encoder::SetTableSize(const Napi::CallbackInfo &info)
 {
-    napi_value size_arg;
-    void *self;
     uint32_t size;
-    if (GetArgs(env, info, 1, &size_arg, &self) && GetUint32(env, size_arg, kTableSizeMessage, &size))
-        ThrowResizeError(env, hpack_encoder_set_table_size(static_cast<Encoder *>(self)->core, size),
-                         "cannot resize the encoder's table");
-    return nullptr;
+    if (GetUint32(info[0], kTableSizeMessage, &size))
+        ThrowResizeError(info.Env(), hpack_encoder_set_table_size(core_, size), "cannot resize the encoder's table");
+    return Napi::Value();
 }
 
 } // namespace
 
-bool ExportEncoder(napi_env env, napi_value exports)
+bool ExportEncoder(Napi::Object exports)
 {
-    static const Method methods[] = { { "encode", Encode }, { "setTableSize", SetTableSize }, { nullptr, nullptr } };
-    return ExportClass(env, exports, "Encoder", New, methods);
+    return Encoder::Export(exports, "Encoder",
+                           { Encoder::Method<&Encoder::Encode>("encode"),
+                             Encoder::Method<&Encoder::SetTableSize>("setTableSize") });
 }

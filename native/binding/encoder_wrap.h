@@ -2,9 +2,9 @@
 #ifndef HPACK_BINDING_ENCODER_WRAP_H
 #define HPACK_BINDING_ENCODER_WRAP_H
 
-#include <node_api.h>
+#include <napi.h>
 
 // Sets exports.Encoder; false when that failed (see js_errors.h).
-bool ExportEncoder(napi_env env, napi_value exports);
+bool ExportEncoder(Napi::Object exports);
 
 #endif

@@ -2,9 +2,9 @@
 #ifndef HPACK_BINDING_HUFFMAN_H
 #define HPACK_BINDING_HUFFMAN_H
 
-#include <node_api.h>
+#include <napi.h>
 
 // Sets exports.huffman; false when that failed (see js_errors.h).
-bool ExportHuffman(napi_env env, napi_value exports);
+bool ExportHuffman(Napi::Object exports);
 
 #endif

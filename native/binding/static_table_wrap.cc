@@ -2,7 +2,7 @@
 // environment (main thread, worker thread) gets its own, on its exports.
 #include "static_table_wrap.h"
 
-#include "js_errors.h"
+#include "export_property.h"
 // An internal header of the C core, without extern "C" of its own.
 extern "C" {
 #include "static_table.h"
@@ -10,23 +10,24 @@ extern "C" {
 
 namespace {
 
-bool SetString(napi_env env, napi_value table, uint32_t i, const char *s, size_t len)
+// The table's names and values are ASCII, so their UTF-8 is their latin1.
+bool SetString(Napi::Array table, uint32_t i, const char *s, size_t len)
 {
-    napi_value str;
-    return Ok(env, napi_create_string_latin1(env, s, len, &str)) && Ok(env, napi_set_element(env, table, i, str));
+    Napi::String str = Napi::String::New(table.Env(), s, len);
+    return !str.IsEmpty() && table.Set(i, str).IsJust();
 }
 
 } // namespace
 
-bool ExportStaticTable(napi_env env, napi_value exports)
+bool ExportStaticTable(Napi::Object exports)
 {
-    napi_value table;
-    if (!Ok(env, napi_create_array_with_length(env, 2 * HPACK_STATIC_TABLE_LEN + 1, &table)))
+    Napi::Array table = Napi::Array::New(exports.Env(), 2 * HPACK_STATIC_TABLE_LEN + 1);
+    if (table.IsEmpty())
         return false;
     for (uint32_t i = 1; i <= HPACK_STATIC_TABLE_LEN; i++) {
         const struct hpack_static_entry &e = hpack_static_table[i - 1];
-        if (!SetString(env, table, 2 * i - 1, e.name, e.name_len) || !SetString(env, table, 2 * i, e.value, e.value_len))
+        if (!SetString(table, 2 * i - 1, e.name, e.name_len) || !SetString(table, 2 * i, e.value, e.value_len))
             return false;
     }
-    return Ok(env, napi_set_named_property(env, exports, "staticTable", table));
+    return ExportProperty(exports, "staticTable", table);
 }

@@ -2,10 +2,10 @@
 #ifndef HPACK_BINDING_STATIC_TABLE_WRAP_H
 #define HPACK_BINDING_STATIC_TABLE_WRAP_H
 
-#include <node_api.h>
+#include <napi.h>
 
 // Sets exports.staticTable to [unused, name1, value1, ..., name61, value61]:
 // entry i at 2 * i - 1 and 2 * i. False when that failed (see js_errors.h).
-bool ExportStaticTable(napi_env env, napi_value exports);
+bool ExportStaticTable(Napi::Object exports);
 
 #endif
