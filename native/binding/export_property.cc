@@ -1,3 +1,4 @@
+// Setting the addon's exports.
 #include "export_property.h"
 
 bool ExportProperty(Napi::Object object, const char *name, Napi::Value value)
