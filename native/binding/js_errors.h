@@ -8,7 +8,14 @@
 // node-addon-api throws nothing rather than aborting the process, and the call
 // returns an empty value or Nothing. So a failure is seen by IsEmpty() or
 // IsNothing(), never by Env::IsExceptionPending(), which is false in that case;
-// either way the entry point returns an empty value at once.
+// either way the entry point returns an empty value at once. (Node reports
+// such a throw as napi_pending_exception with nothing pending to an addon
+// below NAPI_VERSION 10: what the define expects for those versions.)
+//
+// Throwing while an exception is pending aborts, with or without the define.
+// It cannot happen here: no JS runs inside the binding's calls (it reads no
+// user objects or properties), and the helpers below throw only once their own
+// steps succeeded.
 #ifndef HPACK_BINDING_ERRORS_H
 #define HPACK_BINDING_ERRORS_H
 
