@@ -7,7 +7,7 @@
 const { pipeline } = require('node:stream');
 const { parseRequestPath } = require('./resolve-path');
 const { negotiate } = require('./negotiate');
-const { isNotModified, ifRangeAllows } = require('./conditional');
+const { evaluatePreconditions, ifRangeAllows, NOT_MODIFIED, PRECONDITION_FAILED } = require('./conditional');
 const { parseRange, UNSATISFIABLE } = require('./range');
 const { createRepresentation, response, VARY } = require('./representation');
 const { openFileBody } = require('./file-body');
@@ -106,12 +106,16 @@ class Core {
     return this.select(info, ae);
   }
 
+  // On-the-fly bytes depend on the engine, its level and library version, not only on the file
+  // (--brotli-engine iltorb gives other bytes than zlib), so their ETag is weak, as nginx's gzip
+  // filter makes it: If-None-Match still revalidates them (weak comparison), while If-Match
+  // and If-Range, which compare strongly, never match it. A Range without If-Range is served.
   dynamicRep(info, coding, bytes) {
     const memo = info.dynamicReps[coding];
     if (memo !== undefined && memo.bytes === bytes) return memo;
     const rep = createRepresentation({
       ...info.base, coding, source: 'dynamic', size: bytes.length,
-      etag: `"${info.identityTag}-${coding}"`, bytes, path: null, stat: null, rangeable: true,
+      etag: dynamicTag(info, coding), bytes, path: null, stat: null, rangeable: true,
     });
     info.dynamicReps[coding] = rep;
     return rep;
@@ -122,7 +126,7 @@ class Core {
     if (memo !== undefined) return memo;
     const rep = createRepresentation({
       ...info.base, coding, source: 'dynamic', size: null,
-      etag: `"${info.identityTag}-${coding}"`, bytes: null, path: null, stat: null, rangeable: false,
+      etag: dynamicTag(info, coding), bytes: null, path: null, stat: null, rangeable: false,
     });
     rep.streamsCompression = true;
     info.dynamicReps[coding] = rep;
@@ -138,7 +142,9 @@ class Core {
   async present(isHead, rep, info, headers) {
     if (rep === null) return notAcceptable(info, isHead);
     if (rep === BUSY) return textResponse(503, 'all compression slots are busy, retry\n', isHead, { 'retry-after': '1', 'vary': VARY });
-    if (isNotModified(headers, rep)) return rep.notModified;
+    const precondition = evaluatePreconditions(headers, rep);
+    if (precondition === NOT_MODIFIED) return rep.notModified;
+    if (precondition === PRECONDITION_FAILED) return preconditionFailed(rep, isHead);
     const rangeHeader = headers.range;
     if (rangeHeader !== undefined && rep.rangeable && ifRangeAllows(headers['if-range'], rep)) {
       const range = parseRange(rangeHeader, rep.size);
@@ -208,6 +214,18 @@ function partial(rep, { start, end }, isHead) {
   if (isHead) return response(206, headers, null, rep.coding);
   if (rep.bytes !== null) return response(206, headers, rep.bytes.subarray(start, end + 1), rep.coding);
   return openFileBody(rep, start, end).then((body) => response(206, headers, body, rep.coding));
+}
+
+function dynamicTag(info, coding) {
+  return `W/"${info.identityTag}-${coding}"`;
+}
+
+// The selected representation's validators go with the 412, so a client can see what is
+// current without another request.
+function preconditionFailed(rep, isHead) {
+  return textResponse(412, 'precondition failed\n', isHead, {
+    'etag': rep.etag, 'last-modified': rep.lastModified, 'vary': VARY,
+  });
 }
 
 function notAcceptable(info, isHead) {
