@@ -13,14 +13,14 @@ const { createRepresentation, response, VARY } = require('./representation');
 const { openFileBody } = require('./file-body');
 const { RequestError } = require('./errors');
 
-const NEGOTIATE_PATH = '/_negotiate';
 const RESTARTS = 2;
 const TEXT = 'text/plain; charset=utf-8';
 const BUSY = Symbol('busy');
 
 class Core {
-  constructor({ store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint }) {
-    Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint });
+  // negotiatePath: where negotiateEndpoint answers, or false when it is off.
+  constructor({ store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath }) {
+    Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath });
     this.streamingCompressions = 0;
     this.requests = 0;
   }
@@ -34,7 +34,7 @@ class Core {
     }
     try {
       const parsed = parseRequestPath(target);
-      if (parsed.rel === NEGOTIATE_PATH) return await this.negotiateEndpoint(this, parsed.query, headers, isHead);
+      if (parsed.rel === this.negotiatePath) return await this.negotiateEndpoint(this, parsed.query, headers, isHead);
       for (let attempt = 0; ; attempt++) {
         const found = await this.findFile(parsed);
         if (found.redirect) return redirect(found.redirect, isHead);

@@ -5,7 +5,8 @@
 // selection, so the answer is the server's real decision, not a re-implementation.
 
 const { parseRequestPath } = require('./resolve-path');
-const { negotiate, isAcceptable, explicitQ } = require('./negotiate');
+const { negotiate } = require('./negotiate');
+const { parseAcceptEncoding, qualityOf } = require('./accept-encoding');
 const { response } = require('./representation');
 const { RequestError } = require('./errors');
 
@@ -36,12 +37,14 @@ async function report(core, info, target, ae) {
   let rep = core.select(info, ae);
   if (rep !== null && typeof rep.then === 'function') rep = await rep;
   const chosen = rep !== null && typeof rep === 'object' ? rep : null;
+  const parsed = parseAcceptEncoding(ae);
   const variants = [...preference, 'identity'].map((coding) => {
     const available = info.offered.includes(coding);
+    const q = qualityOf(parsed, coding);
     return {
       coding,
-      q: explicitQ(ae, coding),
-      acceptable: isAcceptable(ae, coding),
+      q,
+      acceptable: q > 0,
       available,
       source: sourceOf(info, coding),
       bytes: available ? sizes[coding] : null,
@@ -77,14 +80,17 @@ async function representationBytes(core, info, coding) {
 
 function explain(info, ae, chosen, variants, preference) {
   const parts = [];
-  if (ae === undefined) parts.push('no Accept-Encoding header: only identity is acceptable');
-  else if (ae.trim() === '') parts.push('empty Accept-Encoding: only identity is acceptable');
+  if (ae === undefined) {
+    parts.push('no Accept-Encoding header: any coding is acceptable (RFC 9110 12.5.3), but identity is sent because a client that announces no decoder may have none');
+  } else if (ae.trim() === '') {
+    parts.push('empty Accept-Encoding: only identity is acceptable');
+  }
   const usable = variants.filter((v) => v.acceptable && v.available).map((v) => v.coding);
   if (!chosen) {
     parts.push(usable.length === 0
       ? `no acceptable coding is available; this file can be sent as ${info.offered.join(', ')}`
       : 'every acceptable coding needs on-the-fly compression and all compression slots are busy');
-  } else {
+  } else if (ae !== undefined) {
     const first = negotiate(ae, info.offered, info.offeredKey);
     if (first !== chosen.coding) {
       parts.push(`${first} needs on-the-fly compression but all compression slots are busy, so the next best was taken`);

@@ -9,6 +9,7 @@ const path = require('node:path');
 const { CODINGS } = require('./codings');
 const { ConfigError } = require('./errors');
 const { parseHost } = require('./host-header');
+const { parseRequestPath } = require('./resolve-path');
 
 const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'];
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -25,6 +26,7 @@ const OPTIONS = [
   { flag: 'encodings', key: 'encodings', arg: 'LIST', def: CODINGS.join(','), parse: encodings, help: 'server preference order, a subset of ' + CODINGS.join(',') },
   { flag: 'brotli-engine', key: 'brotliEngine', arg: 'E', def: 'zlib', parse: oneOf(['zlib', 'iltorb']), help: 'zlib | iltorb' },
   { flag: 'no-dynamic', key: 'dynamic', bool: true, def: true, help: 'never compress on the fly (precompressed variants and identity only)' },
+  { flag: 'negotiate-endpoint', key: 'negotiateEndpoint', arg: 'PATH', def: '/_negotiate', parse: endpointPath, help: 'where GET explains negotiation as JSON (the demo page uses it); off = no such endpoint' },
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: headerValue, help: 'Cache-Control of file responses' },
   { flag: 'revalidate-ms', key: 'revalidateMs', arg: 'N', def: 0, parse: intIn(0, 3_600_000), help: 'reuse a file\'s stat for N ms (0 = check the disk on every request)' },
@@ -66,6 +68,20 @@ function oneOf(allowed) {
     if (!allowed.includes(value)) throw new Error(`expected one of ${allowed.join(', ')}, got "${value}"`);
     return value;
   };
+}
+
+// A canonical path (as requests are matched after normalisation) or false for "off". The
+// endpoint hides a file of the same name, hence a way to move it or switch it off.
+function endpointPath(value) {
+  if (value === false || value === 'off') return false;
+  let rel = null;
+  try {
+    if (typeof value === 'string' && !value.includes('?')) rel = parseRequestPath(value).rel;
+  } catch {
+    rel = null;
+  }
+  if (rel !== value || value === '/') throw new Error(`expected off or a normalised path such as /_negotiate, got "${value}"`);
+  return value;
 }
 
 function encodings(value) {

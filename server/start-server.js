@@ -118,7 +118,7 @@ async function startServer(input = {}) {
     cacheControl: options.cacheControl,
     log,
   });
-  const core = new Core({ store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint });
+  const core = new Core({ store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint, negotiatePath: options.negotiateEndpoint });
 
   let closing = null;
   const server = http2.createSecureServer({
