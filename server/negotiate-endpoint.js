@@ -1,8 +1,9 @@
 'use strict';
-// GET /_negotiate?path=/app.js&ae=<Accept-Encoding>: explains, as JSON, what a request for
-// `path` with that Accept-Encoding would get; without `ae` it evaluates this request's own
-// Accept-Encoding (a page cannot read the header its browser sends). It goes through the core's own file lookup and
-// selection, so the answer is the server's real decision, not a re-implementation.
+// GET /_negotiate?path=/app.js&ae=<Accept-Encoding> (path set by --negotiate-endpoint): explains,
+// as JSON, what a request for `path` with that Accept-Encoding would get; without `ae` it
+// evaluates this request's own Accept-Encoding (a page cannot read the header its browser
+// sends). It goes through the core's own file lookup and selection, so the answer is the
+// server's real decision, not a re-implementation.
 
 const { parseRequestPath } = require('./resolve-path');
 const { negotiate } = require('./negotiate');
