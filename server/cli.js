@@ -106,6 +106,10 @@ async function runPrimary(options) {
     }
     if (Object.keys(cluster.workers).length === 0) log.drain().then(() => process.exit());
   });
+  // Each worker reloads --cert/--key itself; the primary only passes the signal on.
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGHUP');
+  });
   onSignals(() => {
     stopping = true;
     log.info('shutting down workers');

@@ -35,6 +35,16 @@ function randomSerial() {
   return bytes.toString('hex');
 }
 
+// UTF8String names: forge defaults to PrintableString, which has no '@' (as in user@host), and
+// Chromium rejects a certificate whose names break their string type.
+function names(commonName, organizationName) {
+  const utf8 = forge.asn1.Type.UTF8;
+  return [
+    { name: 'commonName', value: forge.util.encodeUtf8(commonName), valueTagClass: utf8 },
+    { name: 'organizationName', value: forge.util.encodeUtf8(organizationName), valueTagClass: utf8 },
+  ];
+}
+
 function sign({ publicKey, subject, issuer, signingKey, days, extensions }) {
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey);
@@ -52,7 +62,7 @@ function sign({ publicKey, subject, issuer, signingKey, days, extensions }) {
 // Resolves { cert, key } PEM strings of a CA named `name` (CA:true, keyCertSign + cRLSign).
 async function makeCa(name) {
   const { publicKey, privateKey } = await newKeyPair();
-  const subject = [{ name: 'commonName', value: name }, { name: 'organizationName', value: 'negotiate-h2' }];
+  const subject = names(name, 'negotiate-h2');
   const cert = sign({
     publicKey,
     subject,
@@ -72,7 +82,7 @@ async function makeCa(name) {
 // signed by `ca` ({ cert, key } PEM) or, without one, by its own key.
 async function makeLeaf(ca = null) {
   const { publicKey, privateKey } = await newKeyPair();
-  const subject = [{ name: 'commonName', value: 'localhost' }, { name: 'organizationName', value: LEAF_ORGANIZATION }];
+  const subject = names('localhost', LEAF_ORGANIZATION);
   const caCert = ca && forge.pki.certificateFromPem(ca.cert);
   const extensions = [
     { name: 'basicConstraints', cA: false, critical: true },
