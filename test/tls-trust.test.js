@@ -72,10 +72,17 @@ test('trust installs the local CA in Chromium\'s and Firefox\'s NSS databases; u
   assert.ok(untrusted.stdout.includes('sudo update-ca-certificates --fresh'));
 });
 
-test('untrust without a local CA: one line, exit 2', async (t) => {
+test('trust/untrust mistakes: one line, exit 2, no CA made', async (t) => {
   const home = await makeTempDir('negotiate-home-');
   t.after(() => fs.rm(home, { recursive: true, force: true }));
-  const res = await runCli(['untrust', '--ca-dir', path.join(home, 'none')], home);
-  assert.equal(res.code, 2);
-  assert.equal(res.stderr, `negotiate-h2: --ca-dir: no local CA in ${path.join(home, 'none', 'ca.pem')}: nothing to untrust\n`);
+  const cases = [
+    [['untrust', '--ca-dir', path.join(home, 'none')], `--ca-dir: no local CA in ${path.join(home, 'none', 'ca.pem')}: nothing to untrust`],
+    [['trust', '--port', '8443'], 'usage: negotiate-h2 trust [--ca-dir DIR]'],
+    [['untrust', '--bogus'], 'unknown option "--bogus" (see --help)'],
+  ];
+  for (const [args, message] of cases) {
+    const res = await runCli(args, home);
+    assert.deepEqual({ code: res.code, stderr: res.stderr }, { code: 2, stderr: `negotiate-h2: ${message}\n` }, args.join(' '));
+  }
+  assert.deepEqual(await fs.readdir(home), [], 'nothing written');
 });

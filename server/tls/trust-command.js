@@ -13,6 +13,9 @@ const COMMANDS = ['trust', 'untrust'];
 
 // Resolves the exit code: 0 when every database took the change, 1 when one failed.
 async function runTrustCommand(command, argv, env) {
+  // Server options would be silently ignored here: refuse them like unknown ones.
+  const extra = Object.keys(parseCli(argv, {})).filter((key) => key !== 'caDir');
+  if (extra.length > 0) throw new ConfigError(`usage: negotiate-h2 ${command} [--ca-dir DIR]`);
   const { caDir } = normalizeOptions(parseCli(argv, env));
   const out = (line) => process.stdout.write(line + '\n');
   const log = new Logger({ level: 'info' });
