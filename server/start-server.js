@@ -18,6 +18,7 @@ const { negotiateEndpoint } = require('./negotiate-endpoint');
 const { createHttp1Handler } = require('./http1');
 const { createHttp2Handler } = require('./http2');
 const { createRedirectServer } = require('./redirect-server');
+const { watchCertificates } = require('./tls/reload');
 
 const MiB = 1024 * 1024;
 
@@ -178,6 +179,7 @@ async function startServer(input = {}) {
     }
   }
 
+  const stopWatchingCertificates = watchCertificates(server, options, log);
   const name = loopbackName(options.host);
   const url = `https://${name.includes(':') ? `[${name}]` : name}:${port}/`;
 
@@ -186,6 +188,7 @@ async function startServer(input = {}) {
   function close({ timeoutMs = SHUTDOWN_TIMEOUT_MS } = {}) {
     if (closing !== null) return closing;
     closing = (async () => {
+      stopWatchingCertificates();
       const done = [new Promise((resolve) => server.close(resolve))];
       if (redirectServer !== null) {
         done.push(new Promise((resolve) => redirectServer.close(resolve)));
