@@ -203,16 +203,29 @@ test('a body that fails mid-way resets the stream with INTERNAL_ERROR, never END
   await c.close();
 });
 
-test('a request body is drained under flow control and answered (405), trailers end a request', async () => {
+test('a request body is drained under flow control, trailers end a request', async () => {
   const c = await client();
   c.request(1, '/small.txt', { method: 'POST', endStream: false });
-  const chunks = [];
-  for (let i = 0; i < 10; i++) chunks.push(c.data(1, Buffer.alloc(16384), { endStream: i === 9 }));
-  // 160 KiB is more than the initial windows: the server must credit them back as it reads.
-  for (const chunk of chunks) c.send(chunk);
+  // 48 KiB: within the stream window, so END_STREAM arrives before the answer.
+  for (let i = 0; i < 3; i++) c.send(c.data(1, Buffer.alloc(16384), { endStream: i === 2 }));
   assert.equal((await c.response(1)).status, 405);
   c.request(3, '/small.txt', { endStream: false });
   c.send(c.headersFrames(3, [['x-trailer', 'yes']], { endStream: true }));
+  assert.equal((await c.response(3)).status, 200);
+  await c.close();
+});
+
+test('a long request body is answered early and cut off with RST_STREAM NO_ERROR', async () => {
+  const c = await client();
+  c.request(1, '/small.txt', { method: 'POST', endStream: false });
+  // 80 KiB, more than both initial windows: the server credits them back as it reads, and
+  // answers once 64 KiB are in.
+  for (let i = 0; i < 5; i++) c.send(c.data(1, Buffer.alloc(16384)));
+  const res = await c.response(1);
+  assert.equal(res.status, 405);
+  assert.equal(await c.reset(1), ERR.NO_ERROR);
+  // The connection goes on.
+  c.request(3, '/small.txt');
   assert.equal((await c.response(3)).status, 200);
   await c.close();
 });

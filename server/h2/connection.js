@@ -30,6 +30,10 @@ const RECENTLY_CLOSED = 256;
 // socket holds OUTPUT_LIMIT octets (both bound the memory a slow reader makes us hold).
 const FLUSH_BYTES = 64 * 1024;
 const OUTPUT_LIMIT = 256 * 1024;
+// A request body (this server serves GET and HEAD, so it has no use for one) is answered
+// once this much has arrived instead of being read to its end; the rest is cut off with
+// RST_STREAM NO_ERROR after the response (8.1).
+const REQUEST_BODY_LIMIT = 64 * 1024;
 // Octets read ahead from a streamed body before it is paused.
 const BODY_READ_AHEAD = 64 * 1024;
 // Control frames (SETTINGS, PING, PRIORITY, empty DATA/HEADERS/CONTINUATION) a peer may send:
@@ -188,7 +192,11 @@ class Http2Connection extends EventEmitter {
     }
     if (endStream) {
       this.#endRequest(stream);
-    } else {
+    } else if (stream.startedAt === 0) {
+      if (stream.received > REQUEST_BODY_LIMIT) {
+        this.#dispatch(stream);
+        return;
+      }
       const streamIncrement = stream.receiveWindow.refill();
       if (streamIncrement !== 0) this.#writer.frameUint32(FRAME.WINDOW_UPDATE, 0, id, streamIncrement);
     }
@@ -296,6 +304,10 @@ class Http2Connection extends EventEmitter {
     if (stream.contentLength >= 0 && stream.received !== stream.contentLength) {
       throw new StreamError(stream.id, ERROR.PROTOCOL_ERROR, 'DATA shorter than content-length');
     }
+    if (stream.startedAt === 0) this.#dispatch(stream);
+  }
+
+  #dispatch(stream) {
     stream.startedAt = performance.now();
     const headers = stream.headers;
     const method = headers[':method'];
@@ -516,11 +528,11 @@ class Http2Connection extends EventEmitter {
     this.#pumpWaiting();
   }
 
-  // The response went out whole (END_STREAM sent).
+  // The response went out whole (END_STREAM sent). A request body still coming is cut off.
   #finishStream(stream) {
-    const d = stream.response;
-    this.#logEnd(stream, d.status);
-    this.#closeStream(stream, false);
+    this.#logEnd(stream, stream.response.status);
+    if (stream.remoteEnded) this.#closeStream(stream, false);
+    else this.#resetStream(stream.id, ERROR.NO_ERROR);
   }
 
   #logEnd(stream, status) {

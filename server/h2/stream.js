@@ -17,7 +17,7 @@ class Stream {
     this.contentLength = -1;
     this.listSize = 0;
     this.received = 0; // DATA octets, padding excluded, checked against content-length
-    this.startedAt = 0;
+    this.startedAt = 0; // when the request went to the core; 0 until then
     // The response: descriptor, and the body being sent.
     this.response = null;
     this.body = null; // Buffer or Readable
