@@ -161,6 +161,28 @@ test('a streamed body is sent only as far as the windows allow and resumes on WI
   await c.close();
 });
 
+test('streams share the connection window: a connection WINDOW_UPDATE resumes every stalled stream', async () => {
+  const c = await client({ settings: [[0x4, 4 * 1024 * 1024]], autoWindowUpdate: false });
+  c.request(1, '/large.bin');
+  c.request(3, '/large.bin');
+  await waitUntil(() => dataBytes(c, 1) + dataBytes(c, 3) >= 65535);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(dataBytes(c, 1) + dataBytes(c, 3), 65535, 'the connection window bounds both streams together');
+  c.autoWindowUpdate = true;
+  c.windowUpdate(0, 2 * LARGE.length);
+  for (const id of [1, 3]) assert.ok((await c.response(id)).body.equals(LARGE), `stream ${id}`);
+  await c.close();
+});
+
+test('after the peer GOAWAY the streams in flight are answered, then the connection closes', async () => {
+  const c = await client();
+  c.request(1, '/small.txt');
+  c.send(frame(TYPE.GOAWAY, 0, 0, Buffer.from('0000000100000000', 'hex')));
+  assert.equal((await c.response(1)).body.toString(), SMALL);
+  assert.deepEqual(await c.goaway(), { lastStreamId: 1, code: ERR.NO_ERROR });
+  await c.closed;
+});
+
 test('SETTINGS_INITIAL_WINDOW_SIZE 0 holds a response until WINDOW_UPDATE, MAX_FRAME_SIZE is honoured', async () => {
   const c = await client({ settings: [[0x4, 0], [0x5, 20000]], autoWindowUpdate: false });
   c.request(1, '/large.bin');
@@ -295,6 +317,32 @@ test('an idle connection gets GOAWAY NO_ERROR after http2IdleTimeout', async () 
     await c.response(1);
     assert.deepEqual(await c.goaway(3000), { lastStreamId: 1, code: ERR.NO_ERROR });
     await c.closed;
+  } finally {
+    await s.close();
+  }
+});
+
+test('one access-log line per request, aborted responses marked', async () => {
+  const lines = [];
+  const logger = {
+    enabled: (level) => level !== 'debug',
+    info: (msg) => lines.push(msg), debug() {}, warn() {}, error: (msg) => lines.push(`error ${msg}`),
+    drain: async () => {},
+  };
+  const s = await startTestServer({ engine: 'native', files: FILES, bufferLimit: 1024, logger });
+  try {
+    const c = await RawH2Client.connect(s.port, { autoWindowUpdate: false });
+    c.request(1, '/small.txt');
+    await c.response(1);
+    c.request(3, '/large.bin');
+    // What the connection window leaves after the first response.
+    const sent = 65535 - SMALL.length;
+    await waitForDataBytes(c, 3, sent);
+    c.send(RawH2Client.rstStream(3, 8));
+    await waitUntil(() => lines.length === 2);
+    assert.match(lines[0], new RegExp(`^GET /small.txt 200 identity ${SMALL.length} [0-9.]+ms$`));
+    assert.match(lines[1], new RegExp(`^GET /large.bin 200 reset by peer \\(CANCEL\\) identity ${sent} [0-9.]+ms$`));
+    await c.close();
   } finally {
     await s.close();
   }
