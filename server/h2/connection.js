@@ -162,7 +162,9 @@ class Http2Connection extends EventEmitter {
       } else if (err instanceof ConnectionError) {
         this.#connectionError(err);
       } else {
-        throw err;
+        // A bug of ours must cost this connection, not the process.
+        this.#log.error(`http2 internal error: ${err.stack || err}`);
+        this.#connectionError(new ConnectionError(ERROR.INTERNAL_ERROR, 'internal error'));
       }
     }
     return !this.#ended;

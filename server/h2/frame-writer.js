@@ -104,7 +104,7 @@ class FrameWriter {
     this.#chunks = [];
     this.queuedBytes = 0;
     const socket = this.#socket;
-    if (socket.destroyed) return false;
+    if (socket.destroyed || socket.writableEnded) return false;
     let ok;
     if (chunks.length === 1) {
       ok = socket.write(chunks[0]);
