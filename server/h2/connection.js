@@ -324,10 +324,14 @@ class Http2Connection extends EventEmitter {
     const decided = stream.listSize > this.#maxHeaderListSize
       ? Promise.resolve(this.#core.headerListTooLarge(method === 'HEAD'))
       : this.#core.decide(method, headers[':path'], headers);
-    decided.then((d) => this.#respond(stream, d)).catch((err) => {
-      // decide() never rejects, so this is a failure while sending: reset this stream only.
-      this.#log.error(`sending ${method} ${headers[':path']} failed: ${err.stack || err}`);
-      if (!stream.closed) this.#resetStream(stream.id, ERROR.INTERNAL_ERROR);
+    decided.then((d) => {
+      try {
+        this.#respond(stream, d);
+      } catch (err) {
+        // decide() never rejects, so this is a failure while sending: reset this stream only.
+        this.#log.error(`sending ${method} ${headers[':path']} failed: ${err.stack || err}`);
+        if (!stream.closed && !this.#ended) this.#resetStream(stream.id, ERROR.INTERNAL_ERROR);
+      }
     });
   }
 
@@ -447,6 +451,7 @@ class Http2Connection extends EventEmitter {
   }
 
   #readBody(stream, body) {
+    stream.queue = [];
     body.on('data', (chunk) => {
       stream.queue.push(chunk);
       stream.queued += chunk.length;
@@ -493,29 +498,29 @@ class Http2Connection extends EventEmitter {
       }
       const room = Math.min(stream.sendWindow, this.#sendWindow, this.#peer.maxFrameSize);
       if (room <= 0) return; // the stream's WINDOW_UPDATE resumes it
-      let data;
+      let source, start, n;
       if (isBuffer) {
-        const n = Math.min(room, available);
-        data = body.subarray(stream.offset, stream.offset + n);
+        source = body;
+        start = stream.offset;
+        n = Math.min(room, available);
         stream.offset += n;
       } else {
-        const head = stream.queue[0];
-        const n = Math.min(room, head.length - stream.queueOffset);
-        data = n === head.length ? head : head.subarray(stream.queueOffset, stream.queueOffset + n);
+        source = stream.queue[0];
+        start = stream.queueOffset;
+        n = Math.min(room, source.length - start);
         stream.queueOffset += n;
-        if (stream.queueOffset === head.length) {
+        if (stream.queueOffset === source.length) {
           stream.queue.shift();
           stream.queueOffset = 0;
         }
         stream.queued -= n;
         if (stream.queued < BODY_READ_AHEAD / 2 && body.isPaused()) body.resume();
       }
-      const n = data.length;
+      const last = stream.bodyEnded && n === available;
+      writer.slice(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, source, start, start + n);
       stream.sendWindow -= n;
       this.#sendWindow -= n;
       stream.sent += n;
-      const last = stream.bodyEnded && n === available;
-      writer.frame(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, data);
       if (last) {
         this.#finishStream(stream);
         return;
