@@ -82,7 +82,7 @@ class Http2Connection extends EventEmitter {
   #prefaceTimer;
 
   // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize },
-  //        responseHeaders: 'encoder' | 'cached' }
+  //        responseHeaders: 'cached' | 'encoder' (see response-headers.js) }
   constructor(socket, ctx) {
     super();
     this.#socket = socket;
@@ -93,7 +93,7 @@ class Http2Connection extends EventEmitter {
     this.#maxConcurrentStreams = ctx.settings.maxConcurrentStreams;
     const hardLimit = this.#maxHeaderListSize * HEADER_LIST_HARD_FACTOR;
     this.#decoder = new Decoder({ maxHeaderListSize: hardLimit, maxStringLength: hardLimit });
-    this.#responseHeaders = new ResponseHeaders(ctx.responseHeaders || 'cached');
+    this.#responseHeaders = new ResponseHeaders(ctx.responseHeaders);
     this.#writer = new FrameWriter(socket, () => socket.pause());
 
     socket.on('data', (chunk) => this.#onData(chunk));
