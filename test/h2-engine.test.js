@@ -9,10 +9,11 @@ const fs = require('node:fs');
 const fsp = require('node:fs/promises');
 const path = require('node:path');
 const tls = require('node:tls');
-const { startTestServer, compressibleText } = require('./helpers/server');
+const { startTestServer, spawnCli, compressibleText } = require('./helpers/server');
 const { RawH2Client } = require('./helpers/h2-raw-client');
 const { TYPE, FLAG, frame } = require('./helpers/h2-frames');
 const { HTTP2_SETTINGS } = require('../server/start-server');
+const { encodeSettings } = require('../server/h2/settings');
 
 const ERR = { NO_ERROR: 0, PROTOCOL_ERROR: 1, INTERNAL_ERROR: 2, REFUSED_STREAM: 7, COMPRESSION_ERROR: 9, ENHANCE_YOUR_CALM: 11 };
 const RST_STREAM = 0x3;
@@ -380,3 +381,20 @@ async function waitUntil(check, ms = 5000) {
   }
 }
 
+
+test('the CLI selects the engine with --engine and NEGOTIATE_ENGINE', async () => {
+  const ours = encodeSettings(HTTP2_SETTINGS).toString('hex');
+  for (const [args, env] of [[['--engine', 'native'], {}], [[], { NEGOTIATE_ENGINE: 'native' }]]) {
+    const cli = await spawnCli(['--port', '0', '--root', t.root, '--log-level', 'warn', ...args], { env });
+    try {
+      const c = await RawH2Client.connect(cli.port);
+      const first = c.frames.find((f) => f.type === TYPE.SETTINGS && !(f.flags & FLAG.ACK));
+      assert.equal(first.payload.toString('hex'), ours, `${args.join(' ')} ${JSON.stringify(env)}`);
+      c.request(1, '/small.txt');
+      assert.equal((await c.response(1)).body.toString(), SMALL);
+      await c.close();
+    } finally {
+      await cli.stop();
+    }
+  }
+});
