@@ -125,6 +125,17 @@ test('rapid reset: opening and cancelling streams past the budget gets GOAWAY EN
   await c.closed;
 });
 
+test('a flood of malformed requests, each a stream error, gets GOAWAY ENHANCE_YOUR_CALM', async () => {
+  const c = await client();
+  const frames = [];
+  for (let i = 0; i < 1100; i++) frames.push(c.headersFrames(1 + 2 * i, [[':method', 'GET'], [':scheme', 'https'], [':path', '/'], ['Bad', 'x']]));
+  c.send(...frames);
+  assert.equal((await c.goaway()).code, ERR.ENHANCE_YOUR_CALM);
+  const resets = c.frames.filter((f) => f.type === RST_STREAM);
+  assert.ok(resets.length >= 1000 && resets.length < 1100, `${resets.length} RST_STREAM`);
+  assert.ok(resets.every((f) => f.payload.readUInt32BE(0) === ERR.PROTOCOL_ERROR));
+});
+
 test('a PING flood gets its first PINGs answered, then GOAWAY ENHANCE_YOUR_CALM', async () => {
   const c = await client();
   const pings = [];

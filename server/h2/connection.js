@@ -44,7 +44,8 @@ const BODY_READ_AHEAD = 64 * 1024;
 // (CVE-2019-9512, 9515, 9518). WINDOW_UPDATE and PRIORITY cost O(1) and produce no output.
 const CONTROL_BURST = 1000;
 const CONTROL_RATE = 100;
-// Streams reset by the peer or refused by us (rapid reset, CVE-2023-44487; nghttp2's values).
+// Streams reset by the peer, or by us for the peer's errors (refused streams, malformed requests,
+// frames on closed streams): rapid reset, CVE-2023-44487 (nghttp2's values).
 const RESET_BURST = 1000;
 const RESET_RATE = 33;
 // After our GOAWAY and end of output, how long the peer may take to close its side.
@@ -159,6 +160,8 @@ class Http2Connection extends EventEmitter {
       if (err instanceof StreamError) {
         this.#log.debug(`http2 ${err.message}`);
         this.#resetStream(err.streamId, err.code);
+        // Each costs us a RST_STREAM and maybe a response begun in vain.
+        if (!this.#resetGuard.take()) this.#connectionError(new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many stream errors'));
       } else if (err instanceof ConnectionError) {
         this.#connectionError(err);
       } else {
@@ -280,7 +283,6 @@ class Http2Connection extends EventEmitter {
     }
     if (selfDependent) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
     if (this.#streams.size >= this.#maxConcurrentStreams) {
-      this.#countReset();
       throw new StreamError(id, ERROR.REFUSED_STREAM, 'too many concurrent streams');
     }
     const stream = new Stream(id, this.#peer.initialWindowSize);
@@ -348,7 +350,7 @@ class Http2Connection extends EventEmitter {
     if (id === 0 || id > this.#lastStreamId) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `RST_STREAM on idle stream ${id}`);
     const stream = this.#streams.get(id);
     if (stream === undefined) return;
-    this.#countReset();
+    if (!this.#resetGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many streams reset');
     this.#logEnd(stream, `${stream.response ? stream.response.status : '-'} reset by peer (${errorName(payload.readUInt32BE(0))})`);
     this.#closeStream(stream, false);
   }
@@ -421,10 +423,6 @@ class Http2Connection extends EventEmitter {
 
   #control() {
     if (!this.#controlGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'control frame flood');
-  }
-
-  #countReset() {
-    if (!this.#resetGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many streams reset or refused');
   }
 
   // ---- responses ----
