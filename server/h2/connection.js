@@ -123,10 +123,6 @@ class Http2Connection extends EventEmitter {
     this.#socket.destroy();
   }
 
-  get streamCount() {
-    return this.#streams.size;
-  }
-
   #onData(chunk) {
     if (this.#ended) return;
     const err = this.#reader.push(chunk, this.#onFrame);
@@ -631,7 +627,8 @@ class Http2Connection extends EventEmitter {
     this.#closeSocket();
   }
 
-  // Sends what is queued and closes our side; the socket is destroyed if the peer lingers.
+  // Sends what is queued and closes our side. Once all of it is written the peer has
+  // LINGER_MS to close its side; a peer that stops reading meets the idle timeout instead.
   #closeSocket() {
     this.#continuation = null;
     this.#writer.flush();
@@ -640,15 +637,15 @@ class Http2Connection extends EventEmitter {
     // Keep reading (and discarding) so that unread input does not turn our close into a TCP
     // reset that could destroy the GOAWAY before the peer reads it.
     socket.resume();
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    socket.once('finish', () => setTimeout(() => socket.destroy(), LINGER_MS).unref());
   }
 
   #onTimeout() {
-    if (this.#streams.size === 0) {
+    if (this.#streams.size === 0 && !this.#ended) {
       this.#goawayAndEnd('idle');
       return;
     }
-    this.#log.debug(`http2: no progress for ${this.#timeouts.idleTimeout} ms with ${this.#streams.size} stream(s) open`);
+    this.#log.debug(`http2: no progress for ${this.#socket.timeout} ms, ${this.#streams.size} stream(s) open`);
     this.#socket.destroy();
   }
 
