@@ -42,6 +42,7 @@ const WEIGHTS = [
   ['gzip;q=abc', { br: 0, zstd: 0, gzip: NaN, deflate: 0, lzma: 0, identity: 1 }],
   ['gzip;q=1e999', { br: 0, zstd: 0, gzip: Infinity, deflate: 0, lzma: 0, identity: 1 }],
   ['identity;q=', { br: 0, zstd: 0, gzip: 0, deflate: 0, lzma: 0, identity: 1 }],
+  ['gzip;q, br;q=0.5', { br: 0.5, zstd: 0, gzip: 1, deflate: 0, lzma: 0, identity: 0.5 }],
   ['gzip;q=0.1;q=0.9', { br: 0, zstd: 0, gzip: 0.1, deflate: 0, lzma: 0, identity: 0.1 }],
   // `*` below 0 never replaces the 0 a coding starts from.
   ['*;q=-1, br;q=-2', { br: -2, zstd: 0, gzip: 0, deflate: 0, lzma: 0, identity: 0 }],
