@@ -1,11 +1,12 @@
 'use strict';
 // The q-value negotiator 1.x gives each coding, for the /_negotiate report only: the decision
-// and whether a coding is acceptable come from `accepts` itself (server/negotiate.js), and
-// negotiator exposes no q. So this reads the header exactly as negotiator 1.1 does: members
-// split by the `content-type` parser it uses (same documented options as its lib/accept.js),
-// then the rules of its lib/encoding.js. test/accept-encoding.test.js proves on a generated
-// corpus of well-formed and malformed headers that q > 0 is negotiator's acceptability and the
-// highest q (ties to the server preference) its choice; a negotiator upgrade that reads
+// and whether a coding is acceptable come from `accepts` itself (server/negotiate.js), so they
+// have one source. The q cannot: negotiator returns only names, in order, and its lib/ files
+// are private and return no q either. So this reads the header exactly as negotiator 1.1 does:
+// members split by the `content-type` parser it uses (the documented options its lib/accept.js
+// passes), then the rules of its lib/encoding.js. test/accept-encoding.test.js proves on
+// generated well-formed and malformed headers that q > 0 is negotiator's acceptability and that
+// sorting by q (ties to the server preference) is its ranking; a negotiator upgrade that reads
 // differently fails that test.
 
 const contentType = require('content-type');
