@@ -1,74 +1,54 @@
 'use strict';
-// The one Accept-Encoding parser (RFC 9110 section 12.5.3): negotiation and the /_negotiate
-// report both read q-values through it, so what is explained is what was decided. On headers
-// within the RFC grammar it decides as negotiator 1.x did (test/accept-encoding.test.js checks
-// a generated corpus against it); where negotiator reads a malformed q as a number
-// ("q=2", "q=-1", "q=0.5x", "q=\"1\"") this parser makes that coding unacceptable.
+// The q-value negotiator 1.x gives each coding, for the /_negotiate report only: the decision
+// and whether a coding is acceptable come from `accepts` itself (server/negotiate.js), so they
+// have one source. The q cannot: negotiator returns only names, in order, and its lib/ files
+// are private and return no q either. So this reads the header exactly as negotiator 1.1 does:
+// members split by the `content-type` parser it uses (the documented options its lib/accept.js
+// passes), then the rules of its lib/encoding.js. test/accept-encoding.test.js proves on
+// generated well-formed and malformed headers that q > 0 is negotiator's acceptability and that
+// sorting by q (ties to the server preference) is its ranking; a negotiator upgrade that reads
+// differently fails that test.
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+const contentType = require('content-type');
 
 // header: the field value, or undefined when the request has none.
-// Returns { absent, exact: Map<lowercase coding, q>, star: q | null, lowestQ }.
+// Returns { absent, entries: [{ name (lower case), q }] } in header order, identity appended
+// when neither it nor `*` is named.
 function parseAcceptEncoding(header) {
-  const parsed = { absent: header === undefined, exact: new Map(), star: null, lowestQ: 1 };
+  const parsed = { absent: header === undefined, entries: [] };
   if (header === undefined) return parsed;
-  for (const member of splitOutsideQuotes(header, ',')) {
-    const entry = parseMember(member);
-    if (entry === null) continue;
-    if (entry.name === '*') parsed.star = Math.max(parsed.star ?? 0, entry.q);
-    else parsed.exact.set(entry.name, Math.max(parsed.exact.get(entry.name) ?? 0, entry.q));
-    if (entry.q > 0) parsed.lowestQ = Math.min(parsed.lowestQ, entry.q);
+  let minQ = 1;
+  let hasIdentity = false;
+  for (let index = 0; index < header.length;) {
+    const member = contentType.parse(header, { comma: true, start: index });
+    index = member.index + 1;
+    // An empty name (",,", ", ;q=1") is no member at all.
+    if (member.type === '') continue;
+    // parseFloat: "q=2" weighs 2, "q=0.5x" 0.5, "q=-1" -1, "q=abc" NaN (never acceptable);
+    // "q=" and a missing q weigh 1.
+    const q = member.parameters.q ? Number.parseFloat(member.parameters.q) : 1;
+    parsed.entries.push({ name: member.type, q });
+    hasIdentity ||= member.type === 'identity' || member.type === '*';
+    // q=0 and NaN count as 1 here, a negative q lowers identity's below zero.
+    minQ = Math.min(minQ, q || 1);
   }
+  // Unnamed identity weighs the lowest q in the header, so any named coding is preferred to it.
+  if (!hasIdentity) parsed.entries.push({ name: 'identity', q: minQ });
   return parsed;
 }
 
-// The q that governs `coding`: its own entries (the highest when named twice), else `*`'s,
-// else, for identity only, the lowest positive q in the header, so that any coding the client
-// names is preferred to identity (negotiator's rule; the RFC leaves identity's weight open).
-// With no header at all every coding is acceptable (12.5.3); the choice of identity then is
-// negotiate()'s.
+// The q negotiator ranks `coding` by: an entry naming it beats `*`; among equally specific
+// entries the higher q wins, and a later one wins an equal or NaN comparison. Nothing matching
+// is 0. With no header at all every coding is acceptable (RFC 9110 12.5.3): 1.
 function qualityOf(parsed, coding) {
   if (parsed.absent) return 1;
-  const q = parsed.exact.get(coding);
-  if (q !== undefined) return q;
-  if (parsed.star !== null) return parsed.star;
-  return coding === 'identity' ? parsed.lowestQ : 0;
-}
-
-// codings = token / "*", then parameters; only q is meaningful (weight). A member whose name is
-// not a token is ignored; a q that is not a qvalue makes the coding unacceptable (0).
-function parseMember(member) {
-  const [rawName, ...params] = splitOutsideQuotes(member, ';');
-  const name = rawName.trim().toLowerCase();
-  if (!TOKEN.test(name)) return null;
-  let q = 1;
-  for (const param of params) {
-    const eq = param.indexOf('=');
-    if (eq === -1 || param.slice(0, eq).trim().toLowerCase() !== 'q') continue;
-    const value = param.slice(eq + 1).trim();
-    q = QVALUE.test(value) ? Number(value) : 0;
-    break;
+  let best = { s: 0, q: 0 };
+  for (const entry of parsed.entries) {
+    const s = entry.name === coding ? 1 : entry.name === '*' ? 0 : -1;
+    if (s < 0) continue;
+    if ((best.s - s || best.q - entry.q || -1) < 0) best = { s, q: entry.q };
   }
-  return { name, q };
-}
-
-// Splits on `sep` except inside quoted-strings (a parameter value may quote a comma).
-function splitOutsideQuotes(s, sep) {
-  const parts = [];
-  let from = 0;
-  let quoted = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (quoted && c === '\\') i++;
-    else if (c === '"') quoted = !quoted;
-    else if (!quoted && c === sep) {
-      parts.push(s.slice(from, i));
-      from = i + 1;
-    }
-  }
-  parts.push(s.slice(from));
-  return parts;
+  return best.q;
 }
 
 module.exports = { parseAcceptEncoding, qualityOf };

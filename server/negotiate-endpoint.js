@@ -6,7 +6,7 @@
 // server's real decision, not a re-implementation.
 
 const { parseRequestPath } = require('./resolve-path');
-const { negotiate } = require('./negotiate');
+const { negotiate, isAcceptable } = require('./negotiate');
 const { parseAcceptEncoding, qualityOf } = require('./accept-encoding');
 const { response } = require('./representation');
 const { RequestError } = require('./errors');
@@ -44,8 +44,9 @@ async function report(core, info, target, ae) {
     const q = qualityOf(parsed, coding);
     return {
       coding,
-      q,
-      acceptable: q > 0,
+      // negotiator's weight for it; JSON has no NaN (q=abc) or Infinity (q=1e999): as strings.
+      q: Number.isFinite(q) ? q : String(q),
+      acceptable: isAcceptable(ae, coding),
       available,
       source: sourceOf(info, coding),
       bytes: available ? sizes[coding] : null,

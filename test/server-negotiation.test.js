@@ -32,6 +32,9 @@ const MATRIX = [
   ['lzma', 'lzma'],
   ['zstd', 'zstd'],
   ['zstd;q=abc, gzip', 'gzip'],
+  // Malformed q as negotiator reads it (parseFloat): 2 outweighs 1; -1 also sinks identity.
+  ['gzip;q=2, br', 'gzip'],
+  ['gzip;q=-1', 406],
   ['BR', 'br'],
   ['compress, x-gzip', 'identity'],
   ['unknown, identity;q=0', 406],
@@ -107,22 +110,25 @@ test('negotiation', async (t) => {
     const echo = JSON.parse((await srv.h1('/_negotiate?path=/app.js', { headers: { 'accept-encoding': 'gzip, deflate' } })).body);
     assert.equal(echo.acceptEncoding, 'gzip, deflate', "without ae the request's own header is evaluated");
     assert.equal(echo.chosen, 'gzip');
-    // q is the weight that governs each coding, read by the same parser that decides:
-    // [ae (undefined = no header), { coding: q }]
+    // q is negotiator's weight for each coding (non-numbers as strings), acceptable is the
+    // decision's own: [ae (undefined = no header), { coding: q }, chosen]
     const weights = [
-      ['gzip;q=0.5,br', { br: 1, zstd: 0, gzip: 0.5, deflate: 0, lzma: 0, identity: 0.5 }],
-      ['br;q=0, *;q=0.3', { br: 0, zstd: 0.3, gzip: 0.3, deflate: 0.3, lzma: 0.3, identity: 0.3 }],
-      ['GZIP ; Q=0.250, gzip;q=0.7, identity;q=0', { br: 0, zstd: 0, gzip: 0.7, deflate: 0, lzma: 0, identity: 0 }],
-      ['br;q=2, zstd;q=0.5x', { br: 0, zstd: 0, gzip: 0, deflate: 0, lzma: 0, identity: 1 }],
-      ['', { br: 0, zstd: 0, gzip: 0, deflate: 0, lzma: 0, identity: 1 }],
-      [undefined, { br: 1, zstd: 1, gzip: 1, deflate: 1, lzma: 1, identity: 1 }],
+      ['gzip;q=0.5,br', { br: 1, zstd: 0, gzip: 0.5, deflate: 0, lzma: 0, identity: 0.5 }, 'br'],
+      ['br;q=0, *;q=0.3', { br: 0, zstd: 0.3, gzip: 0.3, deflate: 0.3, lzma: 0.3, identity: 0.3 }, 'zstd'],
+      ['GZIP ; Q=0.250, gzip;q=0.7, identity;q=0', { br: 0, zstd: 0, gzip: 0.7, deflate: 0, lzma: 0, identity: 0 }, 'gzip'],
+      ['gzip;q=2, zstd;q=0.5x', { br: 0, zstd: 0.5, gzip: 2, deflate: 0, lzma: 0, identity: 0.5 }, 'gzip'],
+      ['br;q=abc, deflate;q=1e999', { br: 'NaN', zstd: 0, gzip: 0, deflate: 'Infinity', lzma: 0, identity: 1 }, 'deflate'],
+      ['gzip;q=-1', { br: 0, zstd: 0, gzip: -1, deflate: 0, lzma: 0, identity: -1 }, null],
+      ['', { br: 0, zstd: 0, gzip: 0, deflate: 0, lzma: 0, identity: 1 }, 'identity'],
+      [undefined, { br: 1, zstd: 1, gzip: 1, deflate: 1, lzma: 1, identity: 1 }, 'identity'],
     ];
-    for (const [ae, expected] of weights) {
+    for (const [ae, expected, chosen] of weights) {
       const query = `/_negotiate?path=/app.js${ae === undefined ? '' : `&ae=${encodeURIComponent(ae)}`}`;
       const report = JSON.parse((await srv.h1(query)).body);
       const got = Object.fromEntries(report.variants.map((v) => [v.coding, v.q]));
       assert.deepEqual(got, expected, String(ae));
-      for (const v of report.variants) assert.equal(v.acceptable, v.q > 0, `${ae} ${v.coding}`);
+      assert.equal(report.chosen, chosen, String(ae));
+      for (const v of report.variants) assert.equal(v.acceptable, Number(v.q) > 0, `${ae} ${v.coding}`);
     }
     const none = JSON.parse((await srv.h1('/_negotiate?path=/app.js')).body);
     assert.equal(none.chosen, 'identity');
