@@ -8,8 +8,15 @@ const { ConfigError } = require('./errors');
 const { Logger } = require('./logger');
 const { loadCertificate } = require('./certs');
 const { startServer } = require('./start-server');
+const { startBackgroundPrecompress } = require('./background-precompress');
 
 const EXIT_BAD_OPTION = 2;
+
+// `negotiate-h2 NAME ...` runs a subcommand; anything else serves a directory. Each resolves
+// with the process's exit code.
+const SUBCOMMANDS = {
+  codings: (argv, env) => require('./codings-report/cli').main(argv, env),
+};
 
 function fail(err) {
   if (err instanceof ConfigError) {
@@ -26,6 +33,10 @@ function onSignals(handler) {
 }
 
 async function main(argv, env) {
+  if (Object.hasOwn(SUBCOMMANDS, argv[0])) {
+    process.exitCode = await SUBCOMMANDS[argv[0]](argv.slice(1), env);
+    return;
+  }
   let options;
   try {
     options = parseCli(argv, env);
@@ -52,17 +63,23 @@ async function runServer(options) {
     fail(err);
     return;
   }
+  let precompress = null;
   if (cluster.isWorker) process.send({ type: 'listening', url: server.url, httpUrl: server.httpUrl });
-  else announce(log, server.url, server.httpUrl);
+  else precompress = announce(log, server.url, server.httpUrl, options);
   onSignals(async () => {
     log.info('shutting down: finishing in-flight requests');
+    precompress?.stop();
     await server.close();
     process.exit(0);
   });
 }
 
-function announce(log, url, httpUrl) {
+// Once listening: the URL, then precompression of the root in the background (see
+// background-precompress.js), which it returns, or null with --no-precompress.
+function announce(log, url, httpUrl, options) {
   log.always(`listening on ${url} (h2 and http/1.1)` + (httpUrl !== null ? `; ${httpUrl} redirects there` : ''));
+  if (!options.precompress) return null;
+  return startBackgroundPrecompress({ root: options.root, encodings: options.encodings, quiet: !log.enabled('info'), log });
 }
 
 // Workers share the listening port through node:cluster; the certificate is made here first
@@ -79,10 +96,11 @@ async function runPrimary(options) {
   }
   let ready = 0;
   let stopping = false;
+  let precompress = null;
   const fork = () => cluster.fork().on('message', (msg) => {
     if (msg.type !== 'listening') return;
     if (++ready === 1) for (let i = 1; i < options.workers; i++) fork();
-    if (ready === options.workers) announce(log, msg.url, msg.httpUrl);
+    if (ready === options.workers) precompress = announce(log, msg.url, msg.httpUrl, options);
   });
   fork();
   cluster.on('exit', (worker, code, signal) => {
@@ -103,6 +121,7 @@ async function runPrimary(options) {
   });
   onSignals(() => {
     stopping = true;
+    precompress?.stop();
     log.info('shutting down workers');
     for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGTERM');
   });

@@ -14,7 +14,7 @@ const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'];
 const REPO_ROOT = path.resolve(__dirname, '..');
 
 const OPTIONS = [
-  { flag: 'root', key: 'root', arg: 'DIR', def: path.join(REPO_ROOT, 'static'), help: 'directory to serve' },
+  { flag: 'root', key: 'root', arg: 'DIR', def: '.', help: 'directory to serve (or give it as the one positional argument)' },
   { flag: 'host', key: 'host', arg: 'H', def: '127.0.0.1', help: 'address to listen on (:: for all interfaces)' },
   { flag: 'port', key: 'port', arg: 'N', def: 8443, parse: port, help: 'HTTPS (h2 + http/1.1) port, 0 = any free port' },
   { flag: 'cert', key: 'cert', arg: 'FILE', help: 'PEM certificate (with --key); default: self-signed in --certs-dir' },
@@ -25,12 +25,18 @@ const OPTIONS = [
   { flag: 'encodings', key: 'encodings', arg: 'LIST', def: CODINGS.join(','), parse: encodings, help: 'server preference order, a subset of ' + CODINGS.join(',') },
   { flag: 'brotli-engine', key: 'brotliEngine', arg: 'E', def: 'zlib', parse: oneOf(['zlib', 'iltorb']), help: 'zlib | iltorb' },
   { flag: 'no-dynamic', key: 'dynamic', bool: true, def: true, help: 'never compress on the fly (precompressed variants and identity only)' },
+  { flag: 'no-precompress', key: 'precompress', bool: true, def: true, help: 'do not write variants of the root\'s files in the background at start (CLI only)' },
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: headerValue, help: 'Cache-Control of file responses' },
   { flag: 'revalidate-ms', key: 'revalidateMs', arg: 'N', def: 0, parse: intIn(0, 3_600_000), help: 'reuse a file\'s stat for N ms (0 = check the disk on every request)' },
   { flag: 'workers', key: 'workers', arg: 'N', def: 1, parse: intIn(1, Math.max(64, os.availableParallelism() * 4)), help: 'processes sharing the port (1 = no cluster)' },
   { flag: 'help', key: 'help', bool: true, help: 'show this help' },
 ];
+
+// --no-foo sets foo to false.
+function negated(opt) {
+  return opt.flag.startsWith('no-');
+}
 
 function envName(opt) {
   return 'NEGOTIATE_' + opt.flag.toUpperCase().replace(/-/g, '_');
@@ -101,27 +107,38 @@ function parseCli(argv, env) {
     if (raw === undefined || opt.flag === 'help') continue;
     try {
       // NEGOTIATE_NO_DYNAMIC=1 means "no dynamic", like the flag.
-      out[opt.key] = opt.bool ? (opt.key === 'dynamic' ? !parseBool(raw) : parseBool(raw)) : raw;
+      out[opt.key] = opt.bool ? parseBool(raw) !== negated(opt) : raw;
     } catch (err) {
       throw new ConfigError(`${envName(opt)}: ${err.message}`);
     }
     source[opt.key] = envName(opt);
   }
+  let positional;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '-h') { out.help = true; continue; }
+    if (!arg.startsWith('-')) {
+      if (positional !== undefined) throw new ConfigError(`one directory to serve, got "${positional}" and "${arg}"`);
+      positional = arg;
+      continue;
+    }
     const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
     const opt = m && OPTIONS.find((o) => o.flag === m[1]);
     if (!opt) throw new ConfigError(`unknown option "${arg}" (see --help)`);
     if (opt.bool) {
       if (m[2] !== undefined) throw new ConfigError(`--${opt.flag} takes no value`);
-      out[opt.key] = opt.key === 'dynamic' ? false : true;
+      out[opt.key] = !negated(opt);
       continue;
     }
     const value = m[2] !== undefined ? m[2] : argv[++i];
     if (value === undefined) throw new ConfigError(`--${opt.flag} needs a value ${opt.arg}`);
     out[opt.key] = value;
     source[opt.key] = `--${opt.flag}`;
+  }
+  if (positional !== undefined) {
+    if (source.root === '--root') throw new ConfigError(`give the directory either as "${positional}" or with --root, not both`);
+    out.root = positional;
+    source.root = 'directory';
   }
   for (const opt of OPTIONS) {
     if (source[opt.key] !== undefined) out[opt.key] = checkValue(opt, out[opt.key], source[opt.key]);
@@ -199,7 +216,7 @@ function mergeTimeouts(defaults, overrides = {}) {
 }
 
 function helpText() {
-  const lines = ['Usage: node server [options]', '', 'Options (each has the environment twin shown under it; flags win):'];
+  const lines = ['Usage: negotiate-h2 [dir] [options]   (dir: the directory to serve, default the current one)', '', 'Options (each has the environment twin shown under it; flags win):'];
   for (const opt of OPTIONS) {
     const left = `  --${opt.flag}${opt.arg ? ' ' + opt.arg : ''}`;
     const def = opt.def !== undefined && !opt.bool ? ` (default: ${opt.def})` : '';

@@ -62,11 +62,11 @@ function checkCodings(codings, engines) {
   }
 }
 
-/** Runs `task` over `items` with at most `limit` in progress. */
-async function forEachLimited(items, limit, task) {
+/** Runs `task` over `items` with at most `limit` in progress; starts none after `signal` aborts. */
+async function forEachLimited(items, limit, task, signal) {
   let next = 0;
   const lane = async () => {
-    while (next < items.length) await task(items[next++]);
+    while (next < items.length && !signal?.aborted) await task(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
@@ -125,6 +125,7 @@ async function updateVariant({ engines, coding, source, sourceStat, readSource, 
  * @param {number} [options.concurrency=os.availableParallelism()] files compressed at once (their codings run together).
  * @param {number} [options.minBytes=1024] smaller files get no variants.
  * @param {(progress: { done: number, total: number, file: string }) => void} [options.onProgress] after each file.
+ * @param {AbortSignal} [options.signal] stops starting files; those in progress finish and are recorded.
  * @returns {Promise<Summary>} rejects (code ERR_PRECOMPRESS_USAGE) only for bad options, an unreadable
  *   dir or an untrustworthy manifest; per-file failures are listed in summary.errors.
  */
@@ -136,6 +137,7 @@ async function precompressDir(dir, {
   concurrency = os.availableParallelism(),
   minBytes = MIN_COMPRESS_BYTES,
   onProgress = () => {},
+  signal,
 } = {}) {
   checkCodings(codings, engines);
   let listing;
@@ -174,7 +176,7 @@ async function precompressDir(dir, {
       log(`${relative(source)}: ${err.message}`);
     }
     onProgress({ done: ++done, total: compressibleFiles.length, file: relative(source) });
-  });
+  }, signal);
   try {
     await manifest.save();
   } catch (err) {
@@ -270,12 +272,17 @@ async function main(argv) {
     return 0;
   }
   const progress = !options.quiet && process.stderr.isTTY ? createProgressLine(process.stderr) : null;
+  // SIGTERM (the server stopping) ends the run cleanly: files in progress finish and the
+  // manifest records them, so no temporary file is left behind and the next run knows them.
+  const stop = new AbortController();
+  process.once('SIGTERM', () => stop.abort());
   let summary;
   try {
     summary = await precompressDir(options.dir, {
       codings: options.codings,
       force: options.force,
       onProgress: progress ? progress.update : undefined,
+      signal: stop.signal,
     });
   } catch (err) {
     if (err.code !== 'ERR_PRECOMPRESS_USAGE') throw err;
