@@ -117,6 +117,7 @@ async function startServer(input = {}) {
     revalidateMs: options.revalidateMs,
     cacheControl: options.cacheControl,
     log,
+    decompress: engines.decompress,
   });
   const core = new Core({ store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint });
 
