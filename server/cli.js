@@ -3,7 +3,7 @@
 // the URL, and shuts down gracefully on SIGINT/SIGTERM (exit 0). Bad options exit 2.
 
 const cluster = require('node:cluster');
-const { parseCli, normalizeOptions, helpText } = require('./options');
+const { parseCli, normalizeOptions, helpText, formatLevels } = require('./options');
 const { ConfigError } = require('./errors');
 const { Logger } = require('./logger');
 const { loadCertificate } = require('./certs');
@@ -15,7 +15,10 @@ const EXIT_BAD_OPTION = 2;
 // `negotiate-h2 NAME ...` runs a subcommand; anything else serves a directory. Each resolves
 // with the process's exit code.
 const SUBCOMMANDS = {
-  codings: (argv, env) => require('./codings-report/cli').main(argv, env),
+  codings: {
+    run: (argv, env) => require('./codings-report/cli').main(argv, env),
+    help: 'codings [dir] [--quick]   what each coding and level costs on dir\'s files; suggests the level flags',
+  },
 };
 
 function fail(err) {
@@ -34,14 +37,14 @@ function onSignals(handler) {
 
 async function main(argv, env) {
   if (Object.hasOwn(SUBCOMMANDS, argv[0])) {
-    process.exitCode = await SUBCOMMANDS[argv[0]](argv.slice(1), env);
+    process.exitCode = await SUBCOMMANDS[argv[0]].run(argv.slice(1), env);
     return;
   }
   let options;
   try {
     options = parseCli(argv, env);
     if (options.help) {
-      process.stdout.write(helpText());
+      process.stdout.write(`${helpText()}\nSubcommands (a directory of the same name: ./NAME):\n${Object.values(SUBCOMMANDS).map((s) => `  negotiate-h2 ${s.help}\n`).join('')}`);
       return;
     }
     options = normalizeOptions(options);
@@ -79,7 +82,8 @@ async function runServer(options) {
 function announce(log, url, httpUrl, options) {
   log.always(`listening on ${url} (h2 and http/1.1)` + (httpUrl !== null ? `; ${httpUrl} redirects there` : ''));
   if (!options.precompress) return null;
-  return startBackgroundPrecompress({ root: options.root, encodings: options.encodings, quiet: !log.enabled('info'), log });
+  const extraArgs = options.precompressLevels ? ['--levels', formatLevels(options.precompressLevels)] : [];
+  return startBackgroundPrecompress({ root: options.root, encodings: options.encodings, extraArgs, quiet: !log.enabled('info'), log });
 }
 
 // Workers share the listening port through node:cluster; the certificate is made here first

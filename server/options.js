@@ -6,12 +6,14 @@
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { CODINGS } = require('./codings');
+const { CODINGS, VARIANT_EXTENSIONS, LEVEL_RANGES, defaultLevel, parseLevels } = require('./codings');
 const { ConfigError } = require('./errors');
 const { parseHost } = require('./host-header');
 
 const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'];
 const REPO_ROOT = path.resolve(__dirname, '..');
+
+const VARIANT_CODINGS = CODINGS.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, c));
 
 const OPTIONS = [
   { flag: 'root', key: 'root', arg: 'DIR', def: '.', help: 'directory to serve (or give it as the one positional argument)' },
@@ -25,6 +27,8 @@ const OPTIONS = [
   { flag: 'encodings', key: 'encodings', arg: 'LIST', def: CODINGS.join(','), parse: encodings, help: 'server preference order, a subset of ' + CODINGS.join(',') },
   { flag: 'brotli-engine', key: 'brotliEngine', arg: 'E', def: 'zlib', parse: oneOf(['zlib', 'iltorb']), help: 'zlib | iltorb' },
   { flag: 'no-dynamic', key: 'dynamic', bool: true, def: true, help: 'never compress on the fly (precompressed variants and identity only)' },
+  { flag: 'dynamic-levels', key: 'dynamicLevels', arg: 'LIST', parse: (v) => levels(v, CODINGS), help: 'on-the-fly levels, e.g. br=5,zstd=3 (default ' + levelList('dynamic', CODINGS) + '; `negotiate-h2 codings` suggests some)' },
+  { flag: 'precompress-levels', key: 'precompressLevels', arg: 'LIST', parse: (v) => levels(v, VARIANT_CODINGS), help: 'levels of the variants written at start, e.g. br=11 (default ' + levelList('max', VARIANT_CODINGS) + ')' },
   { flag: 'no-precompress', key: 'precompress', bool: true, def: true, help: 'do not write variants of the root\'s files in the background at start (CLI only)' },
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: headerValue, help: 'Cache-Control of file responses' },
@@ -72,6 +76,21 @@ function oneOf(allowed) {
     if (!allowed.includes(value)) throw new Error(`expected one of ${allowed.join(', ')}, got "${value}"`);
     return value;
   };
+}
+
+// { coding: level } from "br=5,zstd=3" (or that object, from the API).
+function levels(value, codings) {
+  if (value !== null && typeof value === 'object') return parseLevels(formatLevels(value), codings);
+  return parseLevels(value, codings);
+}
+
+/** "br=5,zstd=3" from { br: 5, zstd: 3 }: the form the level flags take. */
+function formatLevels(byCoding) {
+  return Object.entries(byCoding).map(([coding, level]) => `${coding}=${level}`).join(',');
+}
+
+function levelList(kind, codings) {
+  return formatLevels(Object.fromEntries(codings.map((c) => [c, defaultLevel(c, kind)])));
 }
 
 function encodings(value) {
@@ -226,4 +245,4 @@ function helpText() {
   return lines.join('\n') + '\n';
 }
 
-module.exports = { parseCli, normalizeOptions, mergeTimeouts, helpText };
+module.exports = { parseCli, normalizeOptions, mergeTimeouts, helpText, formatLevels };

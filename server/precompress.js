@@ -8,7 +8,7 @@
 // precompress-manifest.js); anything else at a variant's name is the user's and is
 // skipped with the reason, unless --force.
 //
-// Usage: node server/precompress.js [dir] [--quiet] [--codings br,gzip,zstd,lzma] [--force]
+// Usage: node server/precompress.js [dir] [--quiet] [--codings br,gzip,zstd,lzma] [--levels br=11,...] [--force]
 // Exit status: 0 success, 1 some files failed (each named on stderr), 2 bad options.
 
 const fs = require('node:fs/promises');
@@ -16,7 +16,7 @@ const { constants: fsConstants } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { VARIANT_EXTENSIONS, createEngines } = require('./codings');
+const { VARIANT_EXTENSIONS, createEngines, parseLevels } = require('./codings');
 const { listSourceFiles, isCompressibleName } = require('./precompress-walk');
 const { lstatVariant, writeVariant, removeVariant } = require('./precompress-variant');
 const { Manifest } = require('./precompress-manifest');
@@ -229,7 +229,7 @@ async function precompressDir(dir, {
   }
 }
 
-const USAGE = 'usage: node server/precompress.js [dir] [--quiet] [--codings br,gzip,zstd,lzma] [--force]';
+const USAGE = 'usage: node server/precompress.js [dir] [--quiet] [--codings br,gzip,zstd,lzma] [--levels br=11,zstd=19,...] [--force]';
 
 /** Parses argv; throws ERR_PRECOMPRESS_USAGE on anything unexpected. */
 function parseCommandLine(argv) {
@@ -242,6 +242,7 @@ function parseCommandLine(argv) {
         quiet: { type: 'boolean', default: false },
         force: { type: 'boolean', default: false },
         codings: { type: 'string' },
+        levels: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -250,7 +251,14 @@ function parseCommandLine(argv) {
   }
   const { values, positionals } = parsed;
   if (positionals.length > 1) throw usageError(`expected at most one directory, got ${positionals.length}`);
+  let levels;
+  try {
+    levels = values.levels === undefined ? {} : parseLevels(values.levels, Object.keys(VARIANT_EXTENSIONS));
+  } catch (err) {
+    throw usageError(`--levels: ${err.message}`);
+  }
   return {
+    levels,
     dir: positionals[0] ?? DEFAULT_DIR,
     quiet: values.quiet,
     force: values.force,
@@ -280,6 +288,7 @@ async function main(argv) {
   try {
     summary = await precompressDir(options.dir, {
       codings: options.codings,
+      engines: createEngines({ levels: { max: options.levels } }),
       force: options.force,
       onProgress: progress ? progress.update : undefined,
       signal: stop.signal,

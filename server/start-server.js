@@ -94,7 +94,7 @@ async function startServer(input = {}) {
   }
   let engines;
   try {
-    engines = createEngines({ brotliEngine: options.brotliEngine });
+    engines = createEngines({ brotliEngine: options.brotliEngine, levels: { dynamic: options.dynamicLevels } });
   } catch (err) {
     throw new ConfigError(`--brotli-engine: ${err.message}`);
   }
