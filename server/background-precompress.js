@@ -22,14 +22,16 @@ const NICENESS = 10;
  * @param {string[]} options.encodings the server's codings; those with a variant are written
  * @param {string[]} [options.extraArgs] more precompress.js arguments (e.g. --levels)
  * @param {boolean} options.quiet no summary (log levels below info)
+ * @param {string[]} [options.only] just these names under root (see precompressDir)
  * @param {import('./logger').Logger} options.log
  * @returns {{ stop(): void, exited: Promise<number|null> }} stop() asks the child to finish the
  *   files in progress, record them and exit; exited resolves with its exit code.
  */
-function startBackgroundPrecompress({ root, encodings, extraArgs = [], quiet, log }) {
+function startBackgroundPrecompress({ root, encodings, extraArgs = [], quiet, log, only }) {
   const codings = encodings.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, c));
   if (codings.length === 0) return { stop() {}, exited: Promise.resolve(0) };
-  const args = [SCRIPT, root, '--codings', codings.join(','), ...extraArgs, ...(quiet ? ['--quiet'] : [])];
+  const args = [SCRIPT, root, '--codings', codings.join(','), ...extraArgs, ...(quiet ? ['--quiet'] : []),
+    ...(only ?? []).map((name) => `--only=${name}`)];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   child.once('spawn', () => {
     try {
@@ -38,7 +40,7 @@ function startBackgroundPrecompress({ root, encodings, extraArgs = [], quiet, lo
       log.debug(`precompress: cannot lower its priority: ${err.message}`);
     }
   });
-  log.info(`precompressing ${root} in the background (${codings.join(', ')}; --no-precompress to skip)`);
+  if (only === undefined) log.info(`precompressing ${root} in the background (${codings.join(', ')}; --no-precompress to skip)`);
   const exited = new Promise((resolve) => {
     child.once('error', (err) => {
       log.warn(`precompress could not start: ${err.message}`);

@@ -9,6 +9,7 @@ const { Logger } = require('./logger');
 const { loadCertificate } = require('./certs');
 const { startServer } = require('./start-server');
 const { startBackgroundPrecompress } = require('./background-precompress');
+const { watchRoot } = require('./watch-precompress');
 
 const EXIT_BAD_OPTION = 2;
 
@@ -66,24 +67,34 @@ async function runServer(options) {
     fail(err);
     return;
   }
-  let precompress = null;
+  let background = null;
   if (cluster.isWorker) process.send({ type: 'listening', url: server.url, httpUrl: server.httpUrl });
-  else precompress = announce(log, server.url, server.httpUrl, options);
+  else background = announce(log, server.url, server.httpUrl, options);
   onSignals(async () => {
     log.info('shutting down: finishing in-flight requests');
-    precompress?.stop();
+    background?.stop();
     await server.close();
     process.exit(0);
   });
 }
 
 // Once listening: the URL, then precompression of the root in the background (see
-// background-precompress.js), which it returns, or null with --no-precompress.
+// background-precompress.js) and with --watch the watcher; returns { stop() } for both.
 function announce(log, url, httpUrl, options) {
   log.always(`listening on ${url} (h2 and http/1.1)` + (httpUrl !== null ? `; ${httpUrl} redirects there` : ''));
-  if (!options.precompress) return null;
-  const extraArgs = options.precompressLevels ? ['--levels', formatLevels(options.precompressLevels)] : [];
-  return startBackgroundPrecompress({ root: options.root, encodings: options.encodings, extraArgs, quiet: !log.enabled('info'), log });
+  const precompress = {
+    encodings: options.encodings,
+    extraArgs: options.precompressLevels ? ['--levels', formatLevels(options.precompressLevels)] : [],
+  };
+  const initial = options.precompress
+    ? startBackgroundPrecompress({ ...precompress, root: options.root, quiet: !log.enabled('info'), log }) : null;
+  const watcher = options.watch ? watchRoot({ root: options.root, after: initial?.exited, precompress, log }) : null;
+  return {
+    stop() {
+      initial?.stop();
+      watcher?.stop();
+    },
+  };
 }
 
 // Workers share the listening port through node:cluster; the certificate is made here first
@@ -100,11 +111,11 @@ async function runPrimary(options) {
   }
   let ready = 0;
   let stopping = false;
-  let precompress = null;
+  let background = null;
   const fork = () => cluster.fork().on('message', (msg) => {
     if (msg.type !== 'listening') return;
     if (++ready === 1) for (let i = 1; i < options.workers; i++) fork();
-    if (ready === options.workers) precompress = announce(log, msg.url, msg.httpUrl, options);
+    if (ready === options.workers) background = announce(log, msg.url, msg.httpUrl, options);
   });
   fork();
   cluster.on('exit', (worker, code, signal) => {
@@ -125,7 +136,7 @@ async function runPrimary(options) {
   });
   onSignals(() => {
     stopping = true;
-    precompress?.stop();
+    background?.stop();
     log.info('shutting down workers');
     for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGTERM');
   });

@@ -29,6 +29,7 @@ const OPTIONS = [
   { flag: 'no-dynamic', key: 'dynamic', bool: true, def: true, help: 'never compress on the fly (precompressed variants and identity only)' },
   { flag: 'dynamic-levels', key: 'dynamicLevels', arg: 'LIST', parse: (v) => levels(v, CODINGS), help: 'on-the-fly levels, e.g. br=5,zstd=3 (default ' + levelList('dynamic', CODINGS) + '; `negotiate-h2 codings` suggests some)' },
   { flag: 'precompress-levels', key: 'precompressLevels', arg: 'LIST', parse: (v) => levels(v, VARIANT_CODINGS), help: 'levels of the variants written at start, e.g. br=11 (default ' + levelList('max', VARIANT_CODINGS) + ')' },
+  { flag: 'watch', key: 'watch', bool: true, def: false, help: 'refresh the variants of changed, new and deleted files while serving (CLI only)' },
   { flag: 'no-precompress', key: 'precompress', bool: true, def: true, help: 'do not write variants of the root\'s files in the background at start (CLI only)' },
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: headerValue, help: 'Cache-Control of file responses' },

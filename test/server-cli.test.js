@@ -267,3 +267,40 @@ test('start-up precompresses the root in the background, after listening; --no-p
   assert.equal(await exists(path.join(root, 'other.html.br')), false);
   assert.doesNotMatch(off.output(), /precompress/);
 });
+
+test('--watch: new and changed files get fresh variants, deleted ones lose the tool\'s, a user\'s .gz stays', async (t) => {
+  const { root, certsDir } = await fixture(t);
+  const text = (seed) => `${seed}: the quick brown fox jumps over the lazy dog\n`.repeat(500);
+  await fs.writeFile(path.join(root, 'own.txt'), text('own'));
+  const usersGzip = Buffer.from('the user\'s own gzip file, not the tool\'s');
+  await fs.writeFile(path.join(root, 'own.txt.gz'), usersGzip);
+  const srv = await spawnCli([root, '--port', '0', '--certs-dir', certsDir, '--watch']);
+  t.after(() => srv.stop('SIGKILL'));
+  const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+  const clients = createClients({ port: srv.port, ca });
+  await waitFor(() => exists(path.join(root, 'own.txt.lzma')), 20_000, 'the start-up run');
+  const zlib = require('node:zlib');
+  const brOf = async (file) => zlib.brotliDecompressSync(await fs.readFile(file)).toString();
+
+  const page = path.join(root, 'sub', 'new.html');
+  await fs.mkdir(path.dirname(page));
+  await fs.writeFile(page, text('first'));
+  await waitFor(async () => await exists(page + '.br') && await brOf(page + '.br') === text('first'), 10_000, 'the new file\'s .br');
+  const res = await clients.h2('/sub/new.html', { headers: { 'accept-encoding': 'br' } });
+  assert.equal(res.headers['content-encoding'], 'br');
+  assert.deepEqual(res.body, await fs.readFile(page + '.br'), 'the variant is served');
+
+  await fs.writeFile(page, text('second'));
+  await waitFor(async () => await brOf(page + '.br').catch(() => '') === text('second'), 10_000, 'the changed file\'s .br');
+
+  await fs.rm(page);
+  await waitFor(async () => !(await exists(page + '.br')), 10_000, 'the deleted file\'s variants to go');
+  for (const ext of ['.br', '.gz', '.zst', '.lzma']) assert.equal(await exists(page + ext), false, ext);
+
+  await fs.rm(path.join(root, 'own.txt'));
+  await waitFor(async () => !(await exists(path.join(root, 'own.txt.br'))), 10_000, 'own.txt\'s variants to go');
+  assert.equal(await exists(path.join(root, 'own.txt.zst')), false);
+  assert.deepEqual(await fs.readFile(path.join(root, 'own.txt.gz')), usersGzip, 'the user\'s file stays');
+  assert.deepEqual(await srv.stop(), { code: 0, signal: null });
+  assert.match(srv.output(), /watching .* for changes \(--watch\)/);
+});
