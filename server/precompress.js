@@ -15,7 +15,7 @@ const fs = require('node:fs/promises');
 const { constants: fsConstants } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
+const { parseDirArgs } = require('./tool-args');
 const { VARIANT_EXTENSIONS, createEngines, parseLevels } = require('./codings');
 const { listSourceFiles, listNamedFiles, isCompressibleName } = require('./precompress-walk');
 const { lstatVariant, writeVariant, removeVariant } = require('./precompress-variant');
@@ -269,25 +269,13 @@ const USAGE = 'usage: node server/precompress.js [dir] [--quiet] [--codings br,g
 
 /** Parses argv; throws ERR_PRECOMPRESS_USAGE on anything unexpected. */
 function parseCommandLine(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        quiet: { type: 'boolean', default: false },
-        force: { type: 'boolean', default: false },
-        codings: { type: 'string' },
-        levels: { type: 'string' },
-        only: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (err) {
-    throw usageError(err.message);
-  }
-  const { values, positionals } = parsed;
-  if (positionals.length > 1) throw usageError(`expected at most one directory, got ${positionals.length}`);
+  const { values, dir } = parseDirArgs(argv, {
+    quiet: { type: 'boolean', default: false },
+    force: { type: 'boolean', default: false },
+    codings: { type: 'string' },
+    levels: { type: 'string' },
+    only: { type: 'string', multiple: true },
+  }, usageError);
   let levels;
   try {
     levels = values.levels === undefined ? {} : parseLevels(values.levels, Object.keys(VARIANT_EXTENSIONS));
@@ -297,7 +285,7 @@ function parseCommandLine(argv) {
   return {
     levels,
     only: values.only,
-    dir: positionals[0] ?? DEFAULT_DIR,
+    dir: dir ?? DEFAULT_DIR,
     quiet: values.quiet,
     force: values.force,
     help: values.help,

@@ -11,7 +11,7 @@
 const fs = require('node:fs/promises');
 const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
+const { parseDirArgs } = require('../tool-args');
 const { execFile } = require('node:child_process');
 const { CODINGS, LEVEL_RANGES, createEngines } = require('../codings');
 const { formatLevels } = require('../options');
@@ -36,6 +36,7 @@ const DEFAULT_MIX = 'gzip, deflate, br, zstd:70|gzip, deflate, br:22|gzip, defla
 const USAGE = `usage: negotiate-h2 codings [dir] [--quick] [--sample-bytes N] [--min-speed MBPS] [--mix "AE:weight|..."] [--out DIR]
   dir            the site's files (default: the current directory)
   --quick        fewer levels and a ${formatBytes(SAMPLE_BYTES.quick)} sample (default sample ${formatBytes(SAMPLE_BYTES.full)})
+  --sample-bytes measure at most this many bytes of files
   --min-speed    on-the-fly picks compress at least this many MB/s per core (default ${DEFAULT_MIN_MBPS})
   --mix          browser population by Accept-Encoding (default, assumed: "${DEFAULT_MIX}")
   --out          where to write report.md, ratio.svg and speed.svg (default: a new temporary directory)
@@ -46,25 +47,13 @@ function usageError(message) {
 }
 
 function parseCommandLine(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        quick: { type: 'boolean', default: false },
-        'sample-bytes': { type: 'string' },
-        'min-speed': { type: 'string' },
-        mix: { type: 'string', default: DEFAULT_MIX },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (err) {
-    throw usageError(err.message);
-  }
-  const { values, positionals } = parsed;
-  if (positionals.length > 1) throw usageError(`expected at most one directory, got ${positionals.length}`);
+  const { values, dir } = parseDirArgs(argv, {
+    quick: { type: 'boolean', default: false },
+    'sample-bytes': { type: 'string' },
+    'min-speed': { type: 'string' },
+    mix: { type: 'string', default: DEFAULT_MIX },
+    out: { type: 'string' },
+  }, usageError);
   const positive = (flag, text, fallback) => {
     if (text === undefined) return fallback;
     const n = Number(text);
@@ -78,7 +67,7 @@ function parseCommandLine(argv) {
     throw usageError(`--mix: ${err.message}`);
   }
   return {
-    dir: path.resolve(positionals[0] ?? '.'),
+    dir: path.resolve(dir ?? '.'),
     quick: values.quick,
     sampleBytes: positive('sample-bytes', values['sample-bytes'], values.quick ? SAMPLE_BYTES.quick : SAMPLE_BYTES.full),
     minMBps: positive('min-speed', values['min-speed'], DEFAULT_MIN_MBPS),
