@@ -1,27 +1,22 @@
 'use strict';
 // --watch: keeps the root's variants in step with its files while the server runs. Changes
-// seen by a recursive fs.watch (inotify on Linux, one watch per directory, new directories
-// included) are collected for DEBOUNCE_MS, then handed to precompress.js --only in a niced
+// seen by a TreeWatcher (inotify on Linux, one watch per directory, new directories included)
+// are collected for DEBOUNCE_MS, then handed to precompress.js --only in a niced
 // child, one batch at a time: a changed or new file gets fresh variants (written to a temporary
 // name and renamed into place), a deleted one loses the variants the tool wrote (its manifest
 // says which; a user's own variant is never touched). Should an event be missed, the file
 // store's stale-variant check still keeps an old variant from being served.
 
-const fs = require('node:fs');
 const path = require('node:path');
 const { isVariantName } = require('./compressibility');
 const { startBackgroundPrecompress } = require('./background-precompress');
+const { TreeWatcher } = require('./tree-watcher');
 
 // Editors save in bursts (write, rename, chmod): one batch per burst.
 const DEBOUNCE_MS = 250;
 // Names per child, so that a mass change (a checkout) stays within the argument-list limit.
 const MAX_BATCH = 500;
 
-// Dot entries are the tool's temporaries and manifest or the user's hidden files; variants are
-// outputs. Neither is a source.
-function isSourceName(rel) {
-  return !rel.split(path.sep).some((part) => part.startsWith('.')) && !isVariantName(path.basename(rel));
-}
 
 /**
  * @param {object} options
@@ -55,12 +50,13 @@ function watchRoot({ root, after, precompress, log }) {
     timer = setTimeout(flush, DEBOUNCE_MS);
   };
 
-  const watcher = fs.watch(root, { recursive: true }, (event, name) => {
-    if (name === null || !isSourceName(name)) return;
+  // Variants are outputs, not sources (dot entries, the tool's temporaries and manifest among
+  // them, never reach here).
+  const watcher = new TreeWatcher(root, (name) => {
+    if (isVariantName(path.basename(name))) return;
     pending.add(name);
     schedule();
-  });
-  watcher.on('error', (err) => log.warn(`--watch stopped: ${err.message}; variants are refreshed at the next start`));
+  }, (err) => log.warn(`--watch: ${err.message}; changes there are picked up at the next start`));
   Promise.resolve(after).then(() => {
     ready = true;
     flush();
