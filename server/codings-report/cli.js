@@ -185,7 +185,7 @@ async function main(argv) {
   const download = (levelOf) => mixBytes(options.mix, rows, codings, levelOf, sample.bytes);
   const head = `${sample.files.length} of ${sample.ofFiles} compressible files (${formatBytes(sample.bytes)} of ${formatBytes(sample.ofBytes)}) in ${options.dir}`;
   const mixLines = [
-    `Browser mix${options.mixText === DEFAULT_MIX ? ' (assumed; --mix to change)' : ''}: ${options.mix.map((m) => `"${m.acceptEncoding}" ${(100 * m.share).toFixed(0)}%`).join(', ')}`,
+    `Browser mix${options.mixText === DEFAULT_MIX ? ' (assumed; --mix to change)' : ''}: ${options.mix.map((m) => `${m.acceptEncoding === '' ? 'no Accept-Encoding' : `"${m.acceptEncoding}"`} ${(100 * m.share).toFixed(0)}%`).join(', ')}`,
     `Downloaded per copy of the sample: ${formatBytes(sample.bytes)} uncompressed, ` +
       `${formatBytes(download((c) => picks[c].precompress ?? picks[c].dynamic))} with the precompress picks (deflate on the fly), ` +
       `${formatBytes(download((c) => picks[c].dynamic))} with the on-the-fly picks`,
