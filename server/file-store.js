@@ -22,15 +22,33 @@ const close = promisify(fs.close);
 
 const MAX_ENTRIES = 10_000;
 const STALE_LOG_LIMIT = 10_000;
+const VERDICT_LIMIT = 10_000;
+// Larger originals are not read whole to check a variant by content; such a variant must carry
+// an mtime not older than its original's.
+const VERIFY_MAX_BYTES = 64 * 1024 * 1024;
+
+// How a variant's mtime relates to its original's. `brotli -k` copies the original's mtime
+// truncated to whole seconds (gzip -k, zstd -k and xz -k keep nanoseconds; other tools and file
+// systems keep microseconds), so a variant made from the current original can look up to a
+// second older. Such a variant is checked by content once (see verifyVariant); anything older
+// than the original's whole second predates it and is stale.
+function variantAge(variant, stat) {
+  if (variant.mtimeMs >= stat.mtimeMs) return 'fresh';
+  return variant.mtimeMs >= Math.floor(stat.mtimeMs / 1000) * 1000 ? 'same-second' : 'stale';
+}
 
 class FileStore {
   // variantCodings: [[coding, extension]] in preference order, for codings the server offers.
   // dynamicReasons: { coding: null when it can be compressed on the fly, else why not }.
-  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, log }) {
-    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, log });
+  // decompress(coding, buffer): Promise<Buffer>, to check a variant by content (variantAge).
+  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, log, decompress }) {
+    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, log, decompress });
     this.entries = new Map();
     this.totalBytes = 0;
     this.staleLogged = new Set();
+    // Content checks of same-second variants: key (both stats) → null when it decodes to the
+    // original, else why not. Keyed by the stats, so a rewrite of either is checked afresh.
+    this.verdicts = new Map();
     if (!PROC_FD) log.warn('/proc/self/fd is unavailable: opened files are checked by a second realpath, which a directory swapped for a symlink at the right moment can still defeat');
   }
 
@@ -109,7 +127,38 @@ class FileStore {
         this.variantCodings.every(([coding]) => (found[coding] && found[coding].stat) === (prev.found[coding] && prev.found[coding].stat))) {
       return prev;
     }
+    for (const coding of Object.keys(found)) {
+      const variant = found[coding];
+      variant.age = variantAge(variant.stat, identity.stat);
+      if (variant.age === 'same-second') variant.mismatch = await this.verifyVariant(coding, variant, identity, real);
+    }
     return this.store(entry, this.buildFileInfo(entry.rel, real, identity, found));
+  }
+
+  // Null when `variant` decodes to the original's bytes, else why not; each pair of stats is
+  // decoded once. A failure to read the original counts as a mismatch: the variant is then
+  // compressed on the fly instead, and checked again once either file changes.
+  async verifyVariant(coding, variant, identity, real) {
+    const key = `${variant.path}\0${statTag(variant.stat)}\0${statTag(identity.stat)}`;
+    let verdict = this.verdicts.get(key);
+    if (verdict !== undefined) return verdict;
+    if (identity.stat.size > VERIFY_MAX_BYTES) {
+      verdict = `older than the file and too large (over ${VERIFY_MAX_BYTES} bytes) to check by content`;
+    } else {
+      try {
+        const [original, compressed] = await Promise.all([
+          identity.bytes || fs.promises.readFile(real),
+          variant.bytes || fs.promises.readFile(variant.path),
+        ]);
+        const plain = await this.decompress(coding, compressed);
+        verdict = plain.equals(original) ? null : 'older than the file, and does not decode to its current content';
+      } catch (err) {
+        verdict = `older than the file, and cannot be checked by content (${err.message})`;
+      }
+    }
+    if (this.verdicts.size >= VERDICT_LIMIT) this.verdicts.clear();
+    this.verdicts.set(key, verdict);
+    return verdict;
   }
 
   // Resolves { stat, bytes } or null: a variant that is missing, a symlink, not a regular
@@ -173,7 +222,8 @@ class FileStore {
 
     for (const coding of this.encodings) {
       const variant = found[coding];
-      const usable = variant && variant.stat.mtimeMs >= stat.mtimeMs && savesBytes(variant.stat.size, stat.size);
+      const stale = variant ? staleReason(variant, stat) : null;
+      const usable = variant && stale === null && savesBytes(variant.stat.size, stat.size);
       if (usable) {
         info.variants[coding] = createRepresentation({
           ...base, coding, source: 'precompressed', size: variant.stat.size,
@@ -184,13 +234,12 @@ class FileStore {
         info.staticOffered.push(coding);
         continue;
       }
-      const stale = variant && variant.stat.mtimeMs < stat.mtimeMs;
-      if (stale) this.noteStale(variant);
+      if (stale !== null) this.noteStale(variant, stale);
       const why = this.dynamicReasons[coding] || notCompressible ||
         (stat.size < this.minCompressBytes ? `below ${this.minCompressBytes} bytes` : null);
       if (why === null) info.offered.push(coding);
       else if (!variant) info.unavailable[coding] = why;
-      else info.unavailable[coding] = `${stale ? 'variant stale (older than the file)' : 'variant not smaller than the file'}; ${why}`;
+      else info.unavailable[coding] = `${stale !== null ? `variant stale (${stale})` : 'variant not smaller than the file'}; ${why}`;
     }
     info.offered.push('identity');
     info.staticOffered.push('identity');
@@ -212,12 +261,12 @@ class FileStore {
     return false;
   }
 
-  noteStale(variant) {
-    const key = `${variant.path}\0${variant.stat.mtimeMs}`;
+  noteStale(variant, reason) {
+    const key = `${variant.path}\0${variant.stat.mtimeMs}\0${reason}`;
     if (this.staleLogged.has(key)) return;
     if (this.staleLogged.size >= STALE_LOG_LIMIT) this.staleLogged.clear();
     this.staleLogged.add(key);
-    this.log.warn(`ignoring stale variant ${variant.path} (older than the file it encodes)`);
+    this.log.warn(`ignoring stale variant ${variant.path}: ${reason}`);
   }
 
   store(entry, info) {
@@ -239,6 +288,13 @@ class FileStore {
     this.entries.delete(rel);
     this.totalBytes -= entry.bytes;
   }
+}
+
+// Null when the variant may be served, else why it is stale (see variantAge).
+function staleReason(variant, stat) {
+  if (variant.age === 'fresh') return null;
+  if (variant.age === 'same-second') return variant.mismatch;
+  return `older than the whole second of the file it encodes (variant ${new Date(variant.stat.mtimeMs).toISOString()}, file ${new Date(stat.mtimeMs).toISOString()})`;
 }
 
 function infoBytes(info) {

@@ -6,7 +6,7 @@
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { CODINGS } = require('./codings');
+const { CODINGS, VARIANT_EXTENSIONS, LEVEL_RANGES, defaultLevel, parseLevels } = require('./codings');
 const { ConfigError } = require('./errors');
 const { parseHost } = require('./host-header');
 const { parseRequestPath } = require('./resolve-path');
@@ -14,8 +14,10 @@ const { parseRequestPath } = require('./resolve-path');
 const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'];
 const REPO_ROOT = path.resolve(__dirname, '..');
 
+const VARIANT_CODINGS = CODINGS.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, c));
+
 const OPTIONS = [
-  { flag: 'root', key: 'root', arg: 'DIR', def: path.join(REPO_ROOT, 'static'), help: 'directory to serve' },
+  { flag: 'root', key: 'root', arg: 'DIR', def: '.', help: 'directory to serve (or give it as the one positional argument)' },
   { flag: 'host', key: 'host', arg: 'H', def: '127.0.0.1', help: 'address to listen on (:: for all interfaces)' },
   { flag: 'port', key: 'port', arg: 'N', def: 8443, parse: port, help: 'HTTPS (h2 + http/1.1) port, 0 = any free port' },
   { flag: 'cert', key: 'cert', arg: 'FILE', help: 'PEM certificate (with --key), reloaded when it changes or on SIGHUP; default: made in --certs-dir, signed by the local CA' },
@@ -28,6 +30,10 @@ const OPTIONS = [
   { flag: 'brotli-engine', key: 'brotliEngine', arg: 'E', def: 'zlib', parse: oneOf(['zlib', 'iltorb']), help: 'zlib | iltorb' },
   { flag: 'no-dynamic', key: 'dynamic', bool: true, def: true, help: 'never compress on the fly (precompressed variants and identity only)' },
   { flag: 'negotiate-endpoint', key: 'negotiateEndpoint', arg: 'PATH', def: '/_negotiate', parse: endpointPath, help: 'path of the JSON negotiation explainer the demo uses; off = none' },
+  { flag: 'dynamic-levels', key: 'dynamicLevels', arg: 'LIST', parse: (v) => levels(v, CODINGS), help: 'on-the-fly levels, e.g. br=5,zstd=3 (default ' + levelList('dynamic', CODINGS) + '; `negotiate-h2 codings` suggests some)' },
+  { flag: 'precompress-levels', key: 'precompressLevels', arg: 'LIST', parse: (v) => levels(v, VARIANT_CODINGS), help: 'levels of the variants written at start, e.g. br=11 (default ' + levelList('max', VARIANT_CODINGS) + ')' },
+  { flag: 'watch', key: 'watch', bool: true, def: false, help: 'refresh the variants of changed, new and deleted files while serving (CLI only)' },
+  { flag: 'no-precompress', key: 'precompress', bool: true, def: true, help: 'do not write variants of the root\'s files in the background at start (CLI only)' },
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: headerValue, help: 'Cache-Control of file responses' },
   { flag: 'revalidate-ms', key: 'revalidateMs', arg: 'N', def: 0, parse: intIn(0, 3_600_000), help: 'reuse a file\'s stat for N ms (0 = check the disk on every request)' },
@@ -41,6 +47,11 @@ function userConfigDir() {
   const base = process.env.XDG_CONFIG_HOME && path.isAbsolute(process.env.XDG_CONFIG_HOME)
     ? process.env.XDG_CONFIG_HOME : path.join(os.homedir(), '.config');
   return path.join(base, 'negotiate-h2');
+}
+
+// --no-foo sets foo to false.
+function negated(opt) {
+  return opt.flag.startsWith('no-');
 }
 
 function envName(opt) {
@@ -93,6 +104,21 @@ function endpointPath(value) {
   return value;
 }
 
+// { coding: level } from "br=5,zstd=3" (or that object, from the API).
+function levels(value, codings) {
+  if (value !== null && typeof value === 'object') return parseLevels(formatLevels(value), codings);
+  return parseLevels(value, codings);
+}
+
+/** "br=5,zstd=3" from { br: 5, zstd: 3 }: the form the level flags take. */
+function formatLevels(byCoding) {
+  return Object.entries(byCoding).map(([coding, level]) => `${coding}=${level}`).join(',');
+}
+
+function levelList(kind, codings) {
+  return formatLevels(Object.fromEntries(codings.map((c) => [c, defaultLevel(c, kind)])));
+}
+
 function encodings(value) {
   const list = Array.isArray(value) ? value : String(value).split(',').map((s) => s.trim().toLowerCase());
   if (list.length === 0 || list.some((c) => !CODINGS.includes(c))) {
@@ -126,27 +152,38 @@ function parseCli(argv, env) {
     if (raw === undefined || opt.flag === 'help') continue;
     try {
       // NEGOTIATE_NO_DYNAMIC=1 means "no dynamic", like the flag.
-      out[opt.key] = opt.bool ? (opt.key === 'dynamic' ? !parseBool(raw) : parseBool(raw)) : raw;
+      out[opt.key] = opt.bool ? parseBool(raw) !== negated(opt) : raw;
     } catch (err) {
       throw new ConfigError(`${envName(opt)}: ${err.message}`);
     }
     source[opt.key] = envName(opt);
   }
+  let positional;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '-h') { out.help = true; continue; }
+    if (!arg.startsWith('-')) {
+      if (positional !== undefined) throw new ConfigError(`one directory to serve, got "${positional}" and "${arg}"`);
+      positional = arg;
+      continue;
+    }
     const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
     const opt = m && OPTIONS.find((o) => o.flag === m[1]);
     if (!opt) throw new ConfigError(`unknown option "${arg}" (see --help)`);
     if (opt.bool) {
       if (m[2] !== undefined) throw new ConfigError(`--${opt.flag} takes no value`);
-      out[opt.key] = opt.key === 'dynamic' ? false : true;
+      out[opt.key] = !negated(opt);
       continue;
     }
     const value = m[2] !== undefined ? m[2] : argv[++i];
     if (value === undefined) throw new ConfigError(`--${opt.flag} needs a value ${opt.arg}`);
     out[opt.key] = value;
     source[opt.key] = `--${opt.flag}`;
+  }
+  if (positional !== undefined) {
+    if (source.root === '--root') throw new ConfigError(`give the directory either as "${positional}" or with --root, not both`);
+    out.root = positional;
+    source.root = 'directory';
   }
   for (const opt of OPTIONS) {
     if (source[opt.key] !== undefined) out[opt.key] = checkValue(opt, out[opt.key], source[opt.key]);
@@ -224,7 +261,7 @@ function mergeTimeouts(defaults, overrides = {}) {
 }
 
 function helpText() {
-  const lines = ['Usage: node server [options]', '       node server trust | untrust [--ca-dir DIR]   (the local CA into / out of the browsers\' NSS databases)', '', 'Options (each has the environment twin shown under it; flags win):'];
+  const lines = ['Usage: negotiate-h2 [dir] [options]   (dir: the directory to serve, default the current one)', '', 'Options (each has the environment twin shown under it; flags win):'];
   for (const opt of OPTIONS) {
     const left = `  --${opt.flag}${opt.arg ? ' ' + opt.arg : ''}`;
     const def = opt.def !== undefined && !opt.bool ? ` (default: ${opt.def})` : '';
@@ -234,4 +271,4 @@ function helpText() {
   return lines.join('\n') + '\n';
 }
 
-module.exports = { parseCli, normalizeOptions, mergeTimeouts, helpText };
+module.exports = { parseCli, normalizeOptions, mergeTimeouts, helpText, formatLevels };

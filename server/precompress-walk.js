@@ -52,4 +52,38 @@ async function listSourceFiles(dir) {
   return { files: files.sort(byName), skipped: skipped.sort((a, b) => byName(a.file, b.file)) };
 }
 
-module.exports = { listSourceFiles, isCompressibleName };
+/**
+ * The files `names` (relative to `dir`, e.g. from a file watcher) stand for, by the walk's rules:
+ * a directory stands for the files under it; dot entries, variants and names outside `dir` stand
+ * for nothing. `missing` are the names of sources that are gone (their variants may go too).
+ * @returns {Promise<{ files: string[], skipped: { file: string, reason: string }[], missing: string[] }>}
+ */
+async function listNamedFiles(dir, names) {
+  const root = path.resolve(dir);
+  const files = [];
+  const skipped = [];
+  const missing = [];
+  for (const name of new Set(names)) {
+    const full = path.resolve(root, name);
+    const rel = path.relative(root, full);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel) || rel.split(path.sep).some((part) => part.startsWith('.')) ||
+        isVariantName(path.basename(full))) continue;
+    let stat;
+    try {
+      stat = await fs.lstat(full);
+    } catch (err) {
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') missing.push(full);
+      else skipped.push({ file: full, reason: `unreadable (${err.code || err.message})` });
+      continue;
+    }
+    if (stat.isFile()) files.push(full);
+    else if (stat.isDirectory()) {
+      const inside = await listSourceFiles(full);
+      files.push(...inside.files);
+      skipped.push(...inside.skipped);
+    } else skipped.push({ file: full, reason: nonRegularReason(stat) });
+  }
+  return { files: [...new Set(files)], skipped, missing };
+}
+
+module.exports = { listSourceFiles, listNamedFiles, isCompressibleName };

@@ -8,16 +8,16 @@
 // precompress-manifest.js); anything else at a variant's name is the user's and is
 // skipped with the reason, unless --force.
 //
-// Usage: node server/precompress.js [dir] [--quiet] [--codings br,gzip,zstd,lzma] [--force]
+// Usage: node server/precompress.js [dir] [--quiet] [--codings br,gzip,zstd,lzma] [--levels br=11,...] [--force]
 // Exit status: 0 success, 1 some files failed (each named on stderr), 2 bad options.
 
 const fs = require('node:fs/promises');
 const { constants: fsConstants } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
-const { VARIANT_EXTENSIONS, createEngines } = require('./codings');
-const { listSourceFiles, isCompressibleName } = require('./precompress-walk');
+const { parseDirArgs } = require('./tool-args');
+const { VARIANT_EXTENSIONS, createEngines, parseLevels } = require('./codings');
+const { listSourceFiles, listNamedFiles, isCompressibleName } = require('./precompress-walk');
 const { lstatVariant, writeVariant, removeVariant } = require('./precompress-variant');
 const { Manifest } = require('./precompress-manifest');
 const { formatSummary, createProgressLine } = require('./precompress-report');
@@ -42,6 +42,7 @@ const DEFAULT_CODINGS = ['br', 'gzip', 'zstd', 'lzma'];
  * @property {number} incompressible files of incompressible or unknown types (left alone)
  * @property {number} minBytes
  * @property {Record<string, CodingSummary>} codings
+ * @property {number} removed variants of vanished sources removed (with `only`)
  * @property {{ file: string, reason: string }[]} skipped files passed over, relative to dir: sources
  *   that are not regular files or cannot be read, variants the tool did not write
  * @property {{ file: string, message: string, code?: string }[]} errors
@@ -62,11 +63,11 @@ function checkCodings(codings, engines) {
   }
 }
 
-/** Runs `task` over `items` with at most `limit` in progress. */
-async function forEachLimited(items, limit, task) {
+/** Runs `task` over `items` with at most `limit` in progress; starts none after `signal` aborts. */
+async function forEachLimited(items, limit, task, signal) {
   let next = 0;
   const lane = async () => {
-    while (next < items.length) await task(items[next++]);
+    while (next < items.length && !signal?.aborted) await task(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
@@ -114,6 +115,29 @@ async function updateVariant({ engines, coding, source, sourceStat, readSource, 
 }
 
 /**
+ * Removes the variants of a source that is gone, of every coding, that the manifest says the
+ * tool wrote and nobody changed since; anything else at those names is the user's and stays.
+ * @returns {Promise<number>} how many were removed
+ */
+async function removeOwnedVariants(source, manifest) {
+  let removed = 0;
+  for (const ext of Object.values(VARIANT_EXTENSIONS)) {
+    const target = source + ext;
+    const existing = await lstatVariant(target);
+    if (manifest.owns(target, existing)) {
+      try {
+        await removeVariant(target, existing);
+        removed++;
+      } catch (err) {
+        if (err.code !== 'ERR_VARIANT_CHANGED') throw err;
+      }
+    }
+    manifest.forget(target);
+  }
+  return removed;
+}
+
+/**
  * Writes the variants of every compressible file under `dir`.
  * @param {string} dir
  * @param {object} [options]
@@ -125,6 +149,9 @@ async function updateVariant({ engines, coding, source, sourceStat, readSource, 
  * @param {number} [options.concurrency=os.availableParallelism()] files compressed at once (their codings run together).
  * @param {number} [options.minBytes=1024] smaller files get no variants.
  * @param {(progress: { done: number, total: number, file: string }) => void} [options.onProgress] after each file.
+ * @param {AbortSignal} [options.signal] stops starting files; those in progress finish and are recorded.
+ * @param {string[]} [options.only] names relative to dir (a watcher's): only these files (or the files
+ *   under these directories); of a name whose file is gone, the variants the tool wrote are removed.
  * @returns {Promise<Summary>} rejects (code ERR_PRECOMPRESS_USAGE) only for bad options, an unreadable
  *   dir or an untrustworthy manifest; per-file failures are listed in summary.errors.
  */
@@ -136,11 +163,13 @@ async function precompressDir(dir, {
   concurrency = os.availableParallelism(),
   minBytes = MIN_COMPRESS_BYTES,
   onProgress = () => {},
+  signal,
+  only,
 } = {}) {
   checkCodings(codings, engines);
   let listing;
   try {
-    listing = await listSourceFiles(dir);
+    listing = only === undefined ? await listSourceFiles(dir) : await listNamedFiles(dir, only);
   } catch (err) {
     throw Object.assign(usageError(`cannot read directory ${dir}: ${err.message}`), { cause: err });
   }
@@ -158,6 +187,7 @@ async function precompressDir(dir, {
     incompressible: listing.files.length - compressibleFiles.length,
     minBytes,
     codings: Object.fromEntries(codings.map((c) => [c, { written: 0, fresh: 0, notSmaller: 0, skipped: 0, bytesBefore: 0, bytesAfter: 0 }])),
+    removed: 0,
     skipped: [],
     errors: [],
   };
@@ -165,6 +195,14 @@ async function precompressDir(dir, {
   const skip = (file, reason) => summary.skipped.push({ file: relative(file), reason });
   for (const { file, reason } of listing.skipped) skip(file, reason);
 
+  for (const source of listing.missing ?? []) {
+    try {
+      summary.removed += await removeOwnedVariants(source, manifest);
+    } catch (err) {
+      summary.errors.push({ file: relative(source), message: err.message, code: err.code });
+      log(`${relative(source)}: ${err.message}`);
+    }
+  }
   let done = 0;
   await forEachLimited(compressibleFiles, Math.max(1, concurrency), async (source) => {
     try {
@@ -174,7 +212,7 @@ async function precompressDir(dir, {
       log(`${relative(source)}: ${err.message}`);
     }
     onProgress({ done: ++done, total: compressibleFiles.length, file: relative(source) });
-  });
+  }, signal);
   try {
     await manifest.save();
   } catch (err) {
@@ -227,29 +265,27 @@ async function precompressDir(dir, {
   }
 }
 
-const USAGE = 'usage: node server/precompress.js [dir] [--quiet] [--codings br,gzip,zstd,lzma] [--force]';
+const USAGE = 'usage: node server/precompress.js [dir] [--quiet] [--codings br,gzip,zstd,lzma] [--levels br=11,zstd=19,...] [--only NAME]... [--force]';
 
 /** Parses argv; throws ERR_PRECOMPRESS_USAGE on anything unexpected. */
 function parseCommandLine(argv) {
-  let parsed;
+  const { values, dir } = parseDirArgs(argv, {
+    quiet: { type: 'boolean', default: false },
+    force: { type: 'boolean', default: false },
+    codings: { type: 'string' },
+    levels: { type: 'string' },
+    only: { type: 'string', multiple: true },
+  }, usageError);
+  let levels;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        quiet: { type: 'boolean', default: false },
-        force: { type: 'boolean', default: false },
-        codings: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    levels = values.levels === undefined ? {} : parseLevels(values.levels, Object.keys(VARIANT_EXTENSIONS));
   } catch (err) {
-    throw usageError(err.message);
+    throw usageError(`--levels: ${err.message}`);
   }
-  const { values, positionals } = parsed;
-  if (positionals.length > 1) throw usageError(`expected at most one directory, got ${positionals.length}`);
   return {
-    dir: positionals[0] ?? DEFAULT_DIR,
+    levels,
+    only: values.only,
+    dir: dir ?? DEFAULT_DIR,
     quiet: values.quiet,
     force: values.force,
     help: values.help,
@@ -270,12 +306,19 @@ async function main(argv) {
     return 0;
   }
   const progress = !options.quiet && process.stderr.isTTY ? createProgressLine(process.stderr) : null;
+  // SIGTERM (the server stopping) ends the run cleanly: files in progress finish and the
+  // manifest records them, so no temporary file is left behind and the next run knows them.
+  const stop = new AbortController();
+  process.once('SIGTERM', () => stop.abort());
   let summary;
   try {
     summary = await precompressDir(options.dir, {
       codings: options.codings,
+      engines: createEngines({ levels: { max: options.levels } }),
       force: options.force,
       onProgress: progress ? progress.update : undefined,
+      signal: stop.signal,
+      only: options.only,
     });
   } catch (err) {
     if (err.code !== 'ERR_PRECOMPRESS_USAGE') throw err;

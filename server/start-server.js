@@ -61,7 +61,7 @@ async function startServer(input = {}) {
   }
   let engines;
   try {
-    engines = createEngines({ brotliEngine: options.brotliEngine });
+    engines = createEngines({ brotliEngine: options.brotliEngine, levels: { dynamic: options.dynamicLevels } });
   } catch (err) {
     throw new ConfigError(`--brotli-engine: ${err.message}`);
   }
@@ -84,6 +84,7 @@ async function startServer(input = {}) {
     revalidateMs: options.revalidateMs,
     cacheControl: options.cacheControl,
     log,
+    decompress: engines.decompress,
   });
   const core = new Core({ store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint, negotiatePath: options.negotiateEndpoint });
 

@@ -311,3 +311,32 @@ test('a variant that appears while compressing is left alone', async (t) => {
   assert.equal(await fs.readFile(target, 'utf8'), 'written meanwhile');
   assert.deepEqual((await fs.readdir(dir)).filter((name) => name.endsWith('.tmp')), [], 'no temporary left behind');
 });
+
+test('only: just the named files; a vanished source loses the variants the tool wrote, not the user\'s', async (t) => {
+  const dir = await makeSite(t);
+  await precompressDir(dir, { engines });
+  const before = await variantIdentity(dir);
+  const usersBr = Buffer.from('the user\'s own file at a variant\'s name');
+  await fs.rm(path.join(dir, 'app.js.br'));
+  await fs.writeFile(path.join(dir, 'app.js.br'), usersBr);
+  await fs.rm(path.join(dir, 'app.js'));
+  const added = text('<p>a page added later</p>\n', 5000);
+  await fs.writeFile(path.join(dir, 'sub', 'added.html'), added);
+
+  // Dot entries, variants and names outside the directory stand for nothing.
+  const summary = await precompressDir(dir, { engines, only: ['app.js', 'sub/added.html', '.hidden/secret.js', 'index.html.gz', '../outside.html'] });
+  assert.deepEqual(summary.errors, []);
+  assert.equal(summary.removed, 3);
+  assert.deepEqual(totals(summary, 'written'), [1, 1, 1, 1]);
+  assert.equal(summary.sources, 1);
+  for (const ext of ['.gz', '.zst', '.lzma']) assert.equal(await fs.access(path.join(dir, 'app.js' + ext)).then(() => true, () => false), false, ext);
+  assert.deepEqual(await fs.readFile(path.join(dir, 'app.js.br')), usersBr);
+  for (const coding of CODINGS) {
+    assert.ok((await engines.decompress(coding, await fs.readFile(path.join(dir, 'sub', 'added.html' + VARIANT_EXTENSIONS[coding])))).equals(added), coding);
+  }
+  assert.deepEqual(await fs.readdir(path.join(dir, '.hidden')), ['secret.js']);
+  for (const coding of CODINGS) {
+    const stat = await fs.stat(path.join(dir, 'index.html' + VARIANT_EXTENSIONS[coding]), { bigint: true });
+    assert.equal(`${stat.ino}:${stat.mtimeNs}`, before[`index.html${coding}`], `index.html ${coding}: not named, not touched`);
+  }
+});

@@ -24,9 +24,9 @@ process.env.NEGOTIATE_CA_DIR = fsSync.mkdtempSync(path.join(os.tmpdir(), 'negoti
 test.after(() => fs.rm(process.env.NEGOTIATE_CA_DIR, { recursive: true, force: true }));
 const readCa = () => fs.readFile(path.join(process.env.NEGOTIATE_CA_DIR, 'ca.pem'));
 
-function runCli(args, env = {}) {
+function runCli(args, env = {}, cwd = undefined) {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(REPO_ROOT, 'server'), ...args], { env: { ...process.env, ...env }, timeout: 20_000 },
+    execFile(process.execPath, [path.join(REPO_ROOT, 'server'), ...args], { env: { ...process.env, ...env }, timeout: 20_000, cwd },
       (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
   });
 }
@@ -44,7 +44,7 @@ test('--help lists every option with its environment twin', async () => {
   const res = await runCli(['--help']);
   assert.equal(res.code, 0);
   for (const flag of ['--root', '--host', '--port', '--cert', '--key', '--http-port', '--encodings', '--brotli-engine',
-    '--no-dynamic', '--log-level', '--cache-control', '--workers', '--revalidate-ms', '--certs-dir', '--ca-dir', '--public-host']) {
+    '--no-dynamic', '--log-level', '--cache-control', '--workers', '--revalidate-ms', '--certs-dir', '--ca-dir', '--public-host', '--no-precompress']) {
     assert.ok(res.stdout.includes(flag), flag);
     assert.ok(res.stdout.includes('NEGOTIATE_' + flag.slice(2).toUpperCase().replace(/-/g, '_')), flag);
   }
@@ -55,6 +55,7 @@ test('bad options: one line on stderr and exit code 2', async () => {
     [['--port', '99999']], [['--port']], [['--bogus']], [['--encodings', 'br,snappy']], [['--encodings', 'br,br']],
     [['--log-level', 'loud']], [['--cert', '/tmp/x.pem']], [['--workers', '0']], [['--brotli-engine', 'fast']],
     [['--root', '/nonexistent/negotiate']], [['--no-dynamic=1']], [[], { NEGOTIATE_PORT: 'abc' }],
+    [['site', '--root', 'other']], [['--root=other', 'site']], [['one', 'two']], [['/nonexistent/negotiate']],
   ];
   for (const [args, env] of cases) {
     const res = await runCli(args, env);
@@ -218,4 +219,98 @@ test('start-up errors: exactly one line naming the flag or variable, exit 2', as
     assert.equal(res.stderr, `negotiate-h2: ${line}\n`, label);
     assert.equal(res.code, 2, label);
   }
+});
+
+// Polls until `check` resolves true, or fails after timeoutMs.
+async function waitFor(check, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+const exists = (file) => fs.access(file).then(() => true, () => false);
+
+test('the directory to serve: the positional argument, else the current directory', async (t) => {
+  const { dir, root, certsDir } = await fixture(t);
+  const fromArg = await spawnCli([root, '--port', '0', '--certs-dir', certsDir, '--no-precompress']);
+  t.after(() => fromArg.stop('SIGKILL'));
+  const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+  assert.equal((await createClients({ port: fromArg.port, ca }).h1('/index.html')).body.toString(), '<h1>hello</h1>');
+  assert.deepEqual(await fromArg.stop(), { code: 0, signal: null });
+
+  await fs.writeFile(path.join(dir, 'cwd.txt'), 'served from the working directory');
+  const fromCwd = await spawnCli(['--port', '0', '--certs-dir', certsDir, '--no-precompress'], { cwd: dir });
+  t.after(() => fromCwd.stop('SIGKILL'));
+  const res = await createClients({ port: fromCwd.port, ca }).h1('/cwd.txt');
+  assert.equal(res.status, 200);
+  assert.equal(res.body.toString(), 'served from the working directory');
+  assert.deepEqual(await fromCwd.stop(), { code: 0, signal: null });
+});
+
+test('start-up precompresses the root in the background, after listening; --no-precompress skips it', async (t) => {
+  const { root, certsDir } = await fixture(t);
+  const page = 'the quick brown fox jumps over the lazy dog\n'.repeat(2000);
+  await fs.writeFile(path.join(root, 'page.html'), page);
+  const srv = await spawnCli([root, '--port', '0', '--certs-dir', certsDir]);
+  t.after(() => srv.stop('SIGKILL'));
+  const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+  const clients = createClients({ port: srv.port, ca });
+  await waitFor(() => exists(path.join(root, '.negotiate-precompress.json')), 20_000, 'the precompress manifest');
+  for (const ext of ['.br', '.zst', '.gz', '.lzma']) assert.equal(await exists(path.join(root, 'page.html' + ext)), true, ext);
+  const res = await clients.h2('/page.html', { headers: { 'accept-encoding': 'br' } });
+  assert.equal(res.headers['content-encoding'], 'br');
+  assert.deepEqual(res.body, await fs.readFile(path.join(root, 'page.html.br')), 'the variant is served as written');
+  await waitFor(() => /^br +1 +0 +0 +0 /m.test(srv.output()), 5_000, 'the summary');
+  const out = srv.output();
+  assert.ok(out.indexOf('listening on') < out.indexOf('precompressing'), 'listens first');
+  assert.ok(out.indexOf('precompressing') < out.indexOf('coding  written'), out);
+  assert.deepEqual(await srv.stop(), { code: 0, signal: null });
+
+  await fs.writeFile(path.join(root, 'other.html'), page);
+  const off = await spawnCli([root, '--port', '0', '--certs-dir', certsDir, '--no-precompress']);
+  t.after(() => off.stop('SIGKILL'));
+  const plain = await createClients({ port: off.port, ca }).h1('/other.html', { headers: { 'accept-encoding': 'br' } });
+  assert.equal(plain.status, 200);
+  assert.deepEqual(await off.stop(), { code: 0, signal: null });
+  assert.equal(await exists(path.join(root, 'other.html.br')), false);
+  assert.doesNotMatch(off.output(), /precompress/);
+});
+
+test('--watch: new and changed files get fresh variants, deleted ones lose the tool\'s, a user\'s .gz stays', async (t) => {
+  const { root, certsDir } = await fixture(t);
+  const text = (seed) => `${seed}: the quick brown fox jumps over the lazy dog\n`.repeat(500);
+  await fs.writeFile(path.join(root, 'own.txt'), text('own'));
+  const usersGzip = Buffer.from('the user\'s own gzip file, not the tool\'s');
+  await fs.writeFile(path.join(root, 'own.txt.gz'), usersGzip);
+  const srv = await spawnCli([root, '--port', '0', '--certs-dir', certsDir, '--watch']);
+  t.after(() => srv.stop('SIGKILL'));
+  const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+  const clients = createClients({ port: srv.port, ca });
+  await waitFor(() => exists(path.join(root, 'own.txt.lzma')), 20_000, 'the start-up run');
+  const zlib = require('node:zlib');
+  const brOf = async (file) => zlib.brotliDecompressSync(await fs.readFile(file)).toString();
+
+  const page = path.join(root, 'sub', 'new.html');
+  await fs.mkdir(path.dirname(page));
+  await fs.writeFile(page, text('first'));
+  await waitFor(async () => await exists(page + '.br') && await brOf(page + '.br') === text('first'), 10_000, 'the new file\'s .br');
+  const res = await clients.h2('/sub/new.html', { headers: { 'accept-encoding': 'br' } });
+  assert.equal(res.headers['content-encoding'], 'br');
+  assert.deepEqual(res.body, await fs.readFile(page + '.br'), 'the variant is served');
+
+  await fs.writeFile(page, text('second'));
+  await waitFor(async () => await brOf(page + '.br').catch(() => '') === text('second'), 10_000, 'the changed file\'s .br');
+
+  // Each variant is removed in turn: wait for the last one.
+  const allGone = (base, exts) => async () => (await Promise.all(exts.map((ext) => exists(base + ext)))).every((e) => !e);
+  await fs.rm(page);
+  await waitFor(allGone(page, ['.br', '.gz', '.zst', '.lzma']), 10_000, 'the deleted file\'s variants to go');
+
+  await fs.rm(path.join(root, 'own.txt'));
+  await waitFor(allGone(path.join(root, 'own.txt'), ['.br', '.zst', '.lzma']), 10_000, 'own.txt\'s variants to go');
+  assert.deepEqual(await fs.readFile(path.join(root, 'own.txt.gz')), usersGzip, 'the user\'s file stays');
+  assert.deepEqual(await srv.stop(), { code: 0, signal: null });
+  assert.match(srv.output(), /watching .* for changes \(--watch\)/);
 });

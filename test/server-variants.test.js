@@ -216,3 +216,76 @@ test('changes on disk are seen: new content, added and removed variants', async 
   assert.equal(fourth.body.toString(), 'short');
   assert.equal(fourth.headers['content-length'], '5');
 });
+
+// The standard tools, each run as people do: keep the original, write name + extension.
+const TOOLS = [
+  { coding: 'br', ext: '.br', cmd: 'brotli', args: ['-k'] },
+  { coding: 'gzip', ext: '.gz', cmd: 'gzip', args: ['-k', '-9'] },
+  { coding: 'zstd', ext: '.zst', cmd: 'zstd', args: ['-q', '-k', '-19'] },
+  { coding: 'lzma', ext: '.lzma', cmd: 'xz', args: ['--format=lzma', '-k'] },
+];
+
+function runTool(cmd, args) {
+  return new Promise((resolve, reject) => {
+    require('node:child_process').execFile(cmd, args, (err, stdout, stderr) => (err ? reject(new Error(`${cmd}: ${stderr || err.message}`)) : resolve()));
+  });
+}
+
+function missingTools() {
+  const { execFileSync } = require('node:child_process');
+  const missing = TOOLS.filter(({ cmd }) => {
+    try {
+      execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
+      return false;
+    } catch {
+      return true;
+    }
+  }).map(({ cmd }) => cmd);
+  return missing.length === 0 ? false : `needs ${missing.join(', ')} (scripts/system-deps.sh)`;
+}
+
+test('variants made by brotli -k, gzip -k, zstd -k and xz -k are served; a same-second stale one is not', { skip: missingTools() }, async (t) => {
+  const log = captureLogger();
+  const srv = await startTestServer({ logger: log, files: { 'tools.html': PAGE, 'stale.html': PAGE } });
+  t.after(() => srv.close());
+  // A fractional mtime: brotli keeps only its whole seconds, the others all of it.
+  const second = Math.floor(Date.now() / 1000) - 60;
+  const original = path.join(srv.root, 'tools.html');
+  await fs.utimes(original, second + 0.123456789, second + 0.123456789);
+  for (const { cmd, args } of TOOLS) await runTool(cmd, [...args, original]);
+  const brStat = await fs.stat(original + '.br');
+  assert.equal(brStat.mtimeMs, second * 1000, 'brotli -k truncates the mtime to whole seconds');
+
+  for (const { coding, ext } of TOOLS) {
+    for (const proto of ['h1', 'h2']) {
+      const res = await srv[proto]('/tools.html', { headers: { 'accept-encoding': coding } });
+      assert.equal(res.headers['content-encoding'], coding, `${proto} ${coding}`);
+      assert.deepEqual(res.body, await fs.readFile(original + ext), `${proto} ${coding}: the tool's file as-is`);
+    }
+  }
+  assert.equal(srv.stats.compressCache.compressions, 0, 'nothing compressed on the fly');
+  assert.deepEqual(log.lines, []);
+
+  // A variant of the old content, the original rewritten within the same second: the mtimes
+  // look like brotli's truncation, the content tells them apart.
+  const stale = path.join(srv.root, 'stale.html');
+  await fs.utimes(stale, second + 0.2, second + 0.2);
+  await runTool('brotli', ['-k', stale]);
+  const changed = PAGE.replace('page 1:', 'PAGE 1:');
+  await fs.writeFile(stale, changed);
+  await fs.utimes(stale, second + 0.7, second + 0.7);
+  for (let i = 0; i < 2; i++) {
+    const res = await srv.h2('/stale.html', { headers: { 'accept-encoding': 'br' } });
+    assert.equal(res.headers['content-encoding'], 'br');
+    assert.equal((await decode('br', res.body)).toString(), changed, 'compressed on the fly from the current file');
+  }
+  assert.deepEqual(log.lines, [`ignoring stale variant ${stale}.br: older than the file, and does not decode to its current content`]);
+  const report = JSON.parse((await srv.h1('/_negotiate?path=/stale.html&ae=br')).body);
+  assert.equal(report.source, 'dynamic');
+
+  // Older than the original's whole second: stale without looking at the content.
+  await fs.utimes(stale + '.br', second - 1, second - 1);
+  await srv.h2('/stale.html', { headers: { 'accept-encoding': 'br' } });
+  assert.equal(log.lines.length, 2);
+  assert.match(log.lines[1], /stale\.html\.br: older than the whole second of the file it encodes \(variant .*, file .*\)$/);
+});

@@ -85,9 +85,10 @@ const SPAWN_TIMEOUT_MS = 20_000;
 // Runs the CLI (`node server ...args`) and resolves once it printed the URL it listens on:
 // { child, url, port, httpUrl, output() (everything printed so far), exited (Promise of
 // { code, signal }), stop(signal) }. Rejects with the output if it exits or stalls first.
-function spawnCli(args, { env = {} } = {}) {
+function spawnCli(args, { env = {}, cwd } = {}) {
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'server'), ...args], {
     env: { ...process.env, ...env },
+    cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
