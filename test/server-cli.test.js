@@ -236,7 +236,7 @@ test('the directory to serve: the positional argument, else the current director
   const { dir, root, certsDir } = await fixture(t);
   const fromArg = await spawnCli([root, '--port', '0', '--certs-dir', certsDir, '--no-precompress']);
   t.after(() => fromArg.stop('SIGKILL'));
-  const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+  const ca = await readCa();
   assert.equal((await createClients({ port: fromArg.port, ca }).h1('/index.html')).body.toString(), '<h1>hello</h1>');
   assert.deepEqual(await fromArg.stop(), { code: 0, signal: null });
 
@@ -255,7 +255,7 @@ test('start-up precompresses the root in the background, after listening; --no-p
   await fs.writeFile(path.join(root, 'page.html'), page);
   const srv = await spawnCli([root, '--port', '0', '--certs-dir', certsDir]);
   t.after(() => srv.stop('SIGKILL'));
-  const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+  const ca = await readCa();
   const clients = createClients({ port: srv.port, ca });
   await waitFor(() => exists(path.join(root, '.negotiate-precompress.json')), 20_000, 'the precompress manifest');
   for (const ext of ['.br', '.zst', '.gz', '.lzma']) assert.equal(await exists(path.join(root, 'page.html' + ext)), true, ext);
@@ -286,7 +286,7 @@ test('--watch: new and changed files get fresh variants, deleted ones lose the t
   await fs.writeFile(path.join(root, 'own.txt.gz'), usersGzip);
   const srv = await spawnCli([root, '--port', '0', '--certs-dir', certsDir, '--watch']);
   t.after(() => srv.stop('SIGKILL'));
-  const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+  const ca = await readCa();
   const clients = createClients({ port: srv.port, ca });
   await waitFor(() => exists(path.join(root, 'own.txt.lzma')), 20_000, 'the start-up run');
   const zlib = require('node:zlib');
