@@ -10,7 +10,7 @@ const { CoverageTracker } = require('./coverage');
 const { createRandom } = require('./random');
 const { mutate, MAX_INPUT_BYTES } = require('./frame-mutator');
 
-const { targetModule, coveredDir, seeds, deadline, randomSeed, shared } = workerData;
+const { targetModule, covered, seeds, deadline, maxExecs, randomSeed, shared } = workerData;
 // shared: Int32 [0] input length, [1] executions so far; bytes from offset 8.
 const header = new Int32Array(shared, 0, 2);
 const current = new Uint8Array(shared, 8, MAX_INPUT_BYTES);
@@ -22,19 +22,28 @@ function expose(input) {
 
 async function main() {
   const target = require(targetModule);
-  const coverage = new CoverageTracker((url) => url.startsWith('file://') && url.slice(7).startsWith(coveredDir + path.sep));
+  // covered: the file or directory whose code guides the search.
+  const coverage = new CoverageTracker((url) => {
+    if (!url.startsWith('file://')) return false;
+    const file = url.slice('file://'.length);
+    return file === covered || file.startsWith(covered + path.sep);
+  });
   const random = createRandom(randomSeed);
   const corpus = [];
+  let slowest = { ms: 0, input: null };
 
   // Runs one input; resolves how many features it added, or posts the failure and resolves -1.
   async function execute(input) {
     expose(input);
+    const started = performance.now();
     let failure;
     try {
       failure = await target.runInput(input);
     } catch (err) {
       failure = `threw: ${err.stack || err}`;
     }
+    const ms = performance.now() - started;
+    if (ms > slowest.ms) slowest = { ms, input };
     Atomics.add(header, 1, 1);
     const added = coverage.collect();
     if (failure) {
@@ -53,7 +62,7 @@ async function main() {
   if (corpus.length === 0) corpus.push(Buffer.alloc(0));
   parentPort.postMessage({ type: 'seeded', corpus: corpus.length, features: coverage.features });
 
-  while (Date.now() < deadline) {
+  for (let n = seeds.length; n < maxExecs && Date.now() < deadline; n++) {
     const input = mutate(random, random.pick(corpus), random.pick(corpus));
     const added = await execute(input);
     if (added < 0) return;
@@ -63,7 +72,7 @@ async function main() {
     }
   }
   coverage.stop();
-  parentPort.postMessage({ type: 'done', corpus: corpus.length, features: coverage.features });
+  parentPort.postMessage({ type: 'done', corpus: corpus.length, features: coverage.features, slowest });
 }
 
 main().catch((err) => parentPort.postMessage({ type: 'failure', message: `harness: ${err.stack || err}`, input: Buffer.alloc(0) }));

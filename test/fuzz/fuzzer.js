@@ -34,17 +34,20 @@ async function readInputs(dirs) {
   return inputs;
 }
 
-// Runs `targetModule` for `seconds`, seeded with the files of seedDirs and corpusDir; new
+// Runs `targetModule` for `seconds`, guided by the coverage of `covered` (a file or a
+// directory), seeded with the files of seedDirs and corpusDir, stopping after maxExecs runs if
+// that comes first; new
 // inputs are written to corpusDir (named by their SHA-1) if given, a failing one to crashDir.
-// Resolves { execs, features, corpus, newInputs, failure: null | { kind, message, file } }.
-async function fuzz({ targetModule, coveredDir, seconds, seedDirs = [], corpusDir = null, crashDir, randomSeed = Date.now() }) {
+// Resolves { execs, features, corpus, newInputs, slowestMs (the slowest input's run time),
+// failure: null | { kind, message, file } }.
+async function fuzz({ targetModule, covered, seconds, maxExecs = Infinity, seedDirs = [], corpusDir = null, crashDir, randomSeed = Date.now() }) {
   const seeds = await readInputs(corpusDir ? [...seedDirs, corpusDir] : seedDirs);
   if (corpusDir) await fs.mkdir(corpusDir, { recursive: true });
   const shared = new SharedArrayBuffer(8 + MAX_INPUT_BYTES);
   const header = new Int32Array(shared, 0, 2);
   const currentInput = () => Buffer.from(new Uint8Array(shared, 8, Atomics.load(header, 0)));
   const worker = new Worker(path.join(__dirname, 'fuzz-worker.js'), {
-    workerData: { targetModule, coveredDir, seeds, deadline: Date.now() + seconds * 1000, randomSeed, shared },
+    workerData: { targetModule, covered, seeds, deadline: Date.now() + seconds * 1000, maxExecs, randomSeed, shared },
     resourceLimits: { maxOldGenerationSizeMb: HEAP_LIMIT_MB },
     stdout: true,
     stderr: true,
@@ -53,7 +56,7 @@ async function fuzz({ targetModule, coveredDir, seconds, seedDirs = [], corpusDi
   worker.stdout.resume();
   worker.stderr.resume();
 
-  const result = { execs: 0, features: 0, corpus: 0, newInputs: 0, failure: null };
+  const result = { execs: 0, features: 0, corpus: 0, newInputs: 0, slowestMs: null, failure: null };
   const writes = [];
   const settled = new Promise((resolve) => {
     const fail = (kind, message, input) => {
@@ -79,6 +82,7 @@ async function fuzz({ targetModule, coveredDir, seconds, seedDirs = [], corpusDi
       } else if (m.type === 'seeded' || m.type === 'done') {
         result.features = m.features;
         result.corpus = m.corpus;
+        if (m.slowest) result.slowestMs = Math.round(m.slowest.ms);
         // Timers or sockets the target left behind must not keep the worker alive.
         if (m.type === 'done') worker.terminate();
       } else if (m.type === 'failure') {
