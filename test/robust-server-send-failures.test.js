@@ -1,6 +1,7 @@
 'use strict';
-// A failure while sending one response (a throw inside writeHead or respond) costs that response
-// only: it is dropped or reset, and the process goes on serving. Without the adapters' own
+// A failure while sending one response (a throw inside writeHead, or where an HTTP/2 engine sends
+// the response HEADERS) costs that response only: it is dropped or reset with INTERNAL_ERROR,
+// and the process goes on serving. Without the adapters' own
 // catch, the throw would be an unhandled rejection, which ends a Node 20 process.
 
 const { test, before, after } = require('node:test');
@@ -8,6 +9,7 @@ const assert = require('node:assert/strict');
 const http = require('node:http');
 const http2 = require('node:http2');
 const { forEachEngine, startTestServer } = require('./helpers/server');
+const { FrameWriter } = require('../server/h2/frame-writer');
 
 forEachEngine((engine) => {
   let t;
@@ -59,12 +61,19 @@ forEachEngine((engine) => {
     assert.equal(next.body.toString(), 'ok\n');
   });
 
-  test('HTTP/2: a throw in respond resets that stream and the server keeps serving', async () => {
-    const proto = await serverStreamPrototype();
+  // Where each engine turns a response descriptor into HEADERS: node:http2's stream.respond(),
+  // and the native engine's FrameWriter.headers().
+  async function headersHook() {
+    return engine === 'node' ? [await serverStreamPrototype(), 'respond'] : [FrameWriter.prototype, 'headers'];
+  }
+
+  test('HTTP/2: a throw while sending the response HEADERS resets that stream (INTERNAL_ERROR) and the server keeps serving', async () => {
+    const [proto, method] = await headersHook();
     const session = t.connectH2();
-    const restore = throwOnce(proto, 'respond');
+    const restore = throwOnce(proto, method);
     try {
-      await assert.rejects(t.h2('/small.txt', { session }));
+      // The clients helper reports the RST_STREAM code; Node's client may report it by name.
+      await assert.rejects(t.h2('/small.txt', { session }), /\brst 2\b|NGHTTP2_INTERNAL_ERROR/);
     } finally {
       restore();
     }
