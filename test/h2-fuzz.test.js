@@ -48,7 +48,9 @@ test(`the native engine's connection: ${SECONDS} s of coverage-guided fuzzing wi
   const target = JS_TARGETS['h2-connection'];
   const seeds = (await readInputs(target.seedDirs)).length;
   assert.ok(seeds > 0, `no seeds in ${target.seedDirs.join(', ')}`);
-  const randomSeed = Date.now() >>> 0;
+  // A fixed seed, so this run explores the same inputs each time (as far as the machine's speed
+  // lets it in SECONDS); npm run fuzz draws a new seed per run to explore further.
+  const randomSeed = 1;
   const r = await fuzz({ ...target, seconds: SECONDS, crashDir: CRASH_DIR, randomSeed });
   t.diagnostic(`${r.execs} executions (random seed ${randomSeed}), ${r.features} coverage features, corpus ${seeds} -> ${r.corpus}, slowest input ${r.slowestMs} ms`);
   if (r.failure) {
