@@ -13,11 +13,10 @@ const fs = require('node:fs/promises');
 const http2 = require('node:http2');
 const path = require('node:path');
 const tls = require('node:tls');
-const { execFile } = require('node:child_process');
 const { parseArgs } = require('node:util');
 const { startTestServer, compressibleText, testCertificate, REPO_ROOT } = require('../helpers/server');
 const { findH2spec } = require('../helpers/h2spec');
-const { commandPath } = require('../helpers/tools');
+const { commandPath, runTool } = require('../helpers/tools');
 const { MAX_INPUT_BYTES } = require('./frame-mutator');
 
 const SEED_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'h2-frames');
@@ -56,12 +55,7 @@ async function startCaptureProxy(upstreamPort, onStream) {
   return { port: server.address().port, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-function run(cmd, args) {
-  return new Promise((resolve) => {
-    execFile(cmd, args, { timeout: CLIENT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: 'latin1' },
-      (err, stdout, stderr) => resolve({ code: err ? err.code : 0, output: stdout + stderr }));
-  });
-}
+const run = (cmd, args) => runTool(cmd, args, { timeoutMs: CLIENT_TIMEOUT_MS });
 
 // Each client: a tool (null when not installed) and what to run against https://localhost:port.
 const CLIENTS = {

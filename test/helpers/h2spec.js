@@ -4,8 +4,8 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFile, execFileSync } = require('node:child_process');
-const { commandPath } = require('./tools');
+const { execFileSync } = require('node:child_process');
+const { commandPath, runTool } = require('./tools');
 
 // Every case of h2spec 2.x (generic, hpack and http2 sections) with -S (strict cases included).
 const H2SPEC_CASES = 146;
@@ -71,25 +71,20 @@ function parseJunitReport(xml) {
 
 // Runs every section strictly over TLS against host:port; resolves { cases, output, code }.
 // The report goes to a file in `dir`, which the caller owns.
-function runH2spec({ host = '127.0.0.1', port, dir, timeoutMs = RUN_TIMEOUT_MS }) {
+async function runH2spec({ host = '127.0.0.1', port, dir, timeoutMs = RUN_TIMEOUT_MS }) {
   const bin = findH2spec();
   if (!bin) throw new Error(h2specSkipReason());
   const report = path.join(dir, 'h2spec-report.xml');
-  return new Promise((resolve, reject) => {
-    execFile(bin, ['-t', '-k', '-S', '-h', host, '-p', String(port), '-j', report],
-      { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, encoding: 'latin1' },
-      (err, stdout, stderr) => {
-        const output = stdout + stderr;
-        if (err && err.killed) return reject(new Error(`h2spec did not finish within ${timeoutMs} ms:\n${output.slice(-4000)}`));
-        let xml;
-        try {
-          xml = fs.readFileSync(report, 'latin1');
-        } catch {
-          return reject(new Error(`h2spec wrote no report (exit ${err ? err.code : 0}):\n${output.slice(-4000)}`));
-        }
-        resolve({ cases: parseJunitReport(xml), output, code: err ? err.code : 0 });
-      });
-  });
+  const r = await runTool(bin, ['-t', '-k', '-S', '-h', host, '-p', String(port), '-j', report], { timeoutMs });
+  const output = r.stdout.toString('latin1') + r.stderr;
+  if (r.code === 'SIGKILL') throw new Error(`h2spec did not finish within ${timeoutMs} ms:\n${output.slice(-4000)}`);
+  let xml;
+  try {
+    xml = await fs.promises.readFile(report, 'latin1');
+  } catch {
+    throw new Error(`h2spec wrote no report (exit ${r.code}):\n${output.slice(-4000)}`);
+  }
+  return { cases: parseJunitReport(xml), output, code: r.code };
 }
 
 module.exports = { H2SPEC_CASES, findH2spec, h2specSkipReason, parseJunitReport, runH2spec };

@@ -56,8 +56,8 @@ function selectedEngines() {
 // Declares `suite(engine)` once per engine, each inside describe('<engine> engine'), so every
 // test name carries the engine it ran on. Suites run one after the other, so a suite's
 // before()/after() hooks own the server for its tests alone.
-function forEachEngine(suite, options = {}) {
-  for (const engine of selectedEngines()) describe(`${engine} engine`, options, () => suite(engine));
+function forEachEngine(suite) {
+  for (const engine of selectedEngines()) describe(`${engine} engine`, () => suite(engine));
 }
 
 // options: startServer options plus `files` for a fresh temporary root (or `root`).
@@ -143,4 +143,4 @@ function spawnCli(args, { env = {}, engine } = {}) {
 // The shared read-only material sits next to the repository (../shared in CI).
 const SHARED_DIR = path.resolve(REPO_ROOT, '..', 'shared');
 
-module.exports = { ENGINES, forEachEngine, startTestServer, spawnCli, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };
+module.exports = { forEachEngine, startTestServer, spawnCli, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };
