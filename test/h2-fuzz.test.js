@@ -52,7 +52,8 @@ test(`the native engine's connection: ${SECONDS} s of coverage-guided fuzzing wi
   // lets it in SECONDS); npm run fuzz draws a new seed per run to explore further.
   const randomSeed = 1;
   const r = await fuzz({ ...target, seconds: SECONDS, crashDir: CRASH_DIR, randomSeed });
-  t.diagnostic(`${r.execs} executions (random seed ${randomSeed}), ${r.features} coverage features, corpus ${seeds} -> ${r.corpus}, slowest input ${r.slowestMs} ms`);
+  t.diagnostic(`${r.execs} executions (random seed ${randomSeed}), ${r.features} coverage features, corpus ${seeds} -> ${r.corpus}`
+    + (r.slowestMs === null ? '' : `, slowest input ${r.slowestMs} ms`));
   if (r.failure) {
     const file = path.relative(REPO_ROOT, r.failure.file);
     assert.fail(`${r.failure.kind}: ${r.failure.message}\ninput saved: ${file}; replay: node test/fuzz/replay.js ${file}`);
