@@ -9,35 +9,18 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { forEachEngine, startTestServer } = require('./helpers/server');
 const { RawH2Client } = require('./helpers/h2-raw-client');
-const { frame, TYPE, FLAG } = require('./helpers/h2-frames');
+const { frame, hpackLiteral, TYPE, FLAG } = require('./helpers/h2-frames');
 
 const MiB = 1024 * 1024;
 const ROUNDS = 20;
 const REQUEST = [[':method', 'GET'], [':scheme', 'https'], [':authority', 'localhost'], [':path', '/small.txt']];
 const GOAWAY = (code) => `goaway ${code}`;
 
-// RFC 7541 5.1: an integer with an n-bit prefix, the byte's other bits from `flags`.
-function int(n, flags, value) {
-  const max = (1 << n) - 1;
-  if (value < max) return [flags | value];
-  const out = [flags | max];
-  for (value -= max; value >= 128; value = Math.floor(value / 128)) out.push((value % 128) | 128);
-  out.push(value);
-  return out;
-}
-
-// Literal with incremental indexing and a new name (RFC 7541 6.2.1), plain strings.
-function insert(name, value) {
-  const n = Buffer.from(name);
-  const v = Buffer.from(value);
-  return Buffer.concat([Buffer.from([0x40, ...int(7, 0, n.length)]), n, Buffer.from(int(7, 0, v.length)), v]);
-}
-
 // Each bomb: the header block after the request's own fields (the client's encoder has not
 // indexed anything, so the first inserted entry is dynamic index 62).
 const BOMBS = {
   // One 4000-octet entry referenced 16,000 times: 16 KB on the wire, 64 MB decoded.
-  'a dynamic entry referenced 16,000 times': () => Buffer.concat([insert('x-bomb', 'b'.repeat(4000)), Buffer.alloc(16_000, 0x80 | 62)]),
+  'a dynamic entry referenced 16,000 times': () => Buffer.concat([hpackLiteral('x-bomb', 'b'.repeat(4000), { index: true }), Buffer.alloc(16_000, 0x80 | 62)]),
   // A static entry (16, accept-encoding: gzip, deflate) 16,000 times: 16 KB on the wire, 960 KB decoded.
   'a static entry repeated 16,000 times': () => Buffer.alloc(16_000, 0x80 | 16),
 };

@@ -1,10 +1,11 @@
 'use strict';
 // Structure-aware mutation of an HTTP/2 client byte stream (connection preface, then frames).
-// Half the mutations work on frames (type, flags, stream id, length field, reordering, splicing
-// from another input, synthesized frames of every type), so inputs get past the frame layer
-// into the connection and stream state machines; the rest are byte-level, for the parser itself.
+// Most mutations work on frames (type, flags, stream id, length field, reordering, splicing
+// from another input, synthesized frames of every type, whole requests with hand-written HPACK
+// literals, valid or malformed), so inputs get past the frame layer into the connection and
+// stream state machines and request validation; the rest are byte-level, for the parser itself.
 
-const { PREFACE, frame } = require('../helpers/h2-frames');
+const { PREFACE, frame, hpackLiteral } = require('../helpers/h2-frames');
 
 const HEADER_LENGTH = 9;
 const MAX_INPUT_BYTES = 64 * 1024;
@@ -62,6 +63,51 @@ function synthesizeFrame(random, streamIds) {
   }
 }
 
+// Request fields, mostly valid, with the malformations of RFC 9113 8.2 and 8.3 mixed in:
+// odd methods and paths, missing, repeated or late pseudo-fields, uppercase names,
+// connection-specific fields, bad content-length, control characters and edge whitespace.
+const METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS', 'CONNECT', 'get', '', 'G ET'];
+const PATHS = ['/', '/ab', '/abc', '/empty', '*', '', 'x', '/a?b=c', '/%00', '/a\x00b', `/${'p'.repeat(300)}`];
+const EXTRA_FIELDS = [
+  ['accept-encoding', 'gzip, br'], ['range', 'bytes=0-10'], ['content-length', '0'], ['content-length', '5'],
+  ['content-length', '-1'], ['content-length', '1, 2'], ['te', 'trailers'], ['te', 'gzip'], ['connection', 'close'],
+  ['transfer-encoding', 'chunked'], ['keep-alive', '5'], ['upgrade', 'h2c'], ['host', 'localhost'], ['cookie', 'a=b'],
+  ['Accept', 'text/html'], ['x-sp', ' lead'], ['x-sp', 'trail '], ['x-crlf', 'a\r\nb'], ['x-nul', 'a\x00b'], ['', 'empty name'],
+  [':path', '/again'], [':protocol', 'websocket'], [':status', '200'], ['x-big', 'v'.repeat(5000)],
+];
+
+function requestBlock(random) {
+  const fields = [];
+  if (random.chance(0.9)) fields.push([':method', random.chance(0.7) ? 'GET' : random.pick(METHODS)]);
+  if (random.chance(0.9)) fields.push([':scheme', random.chance(0.9) ? 'https' : random.pick(['http', '', 'foo'])]);
+  if (random.chance(0.8)) fields.push([':authority', random.pick(['localhost', '127.0.0.1:8443', '', 'a b'])]);
+  if (random.chance(0.9)) fields.push([':path', random.pick(PATHS)]);
+  for (let i = random.below(4); i > 0; i--) {
+    const field = random.pick(EXTRA_FIELDS);
+    fields.splice(random.chance(0.1) ? random.below(fields.length + 1) : fields.length, 0, field);
+  }
+  return Buffer.concat(fields.map(([name, value]) => hpackLiteral(name, value, { index: random.chance(0.2) })));
+}
+
+// A request on the next client stream (or a random one): HEADERS, sometimes split into
+// CONTINUATION frames, sometimes followed by DATA and trailers.
+function synthesizeRequest(random, frames) {
+  const ids = streamIdsOf(frames).filter((id) => id % 2 === 1);
+  const id = random.chance(0.8) ? (ids.length ? Math.max(...ids) + 2 : 1) : random.pick([1, 3, 2, 0, 0x7fffffff]);
+  const block = requestBlock(random);
+  const withBody = random.chance(0.3);
+  const split = random.chance(0.2) ? 1 + random.below(block.length || 1) : block.length;
+  const out = [frame(0x1, (withBody ? 0 : 0x1) | (split >= block.length ? 0x4 : 0), id, block.subarray(0, split))];
+  if (split < block.length) out.push(frame(0x9, 0x4, id, block.subarray(split)));
+  if (withBody) {
+    out.push(frame(0x0, 0, id, random.bytes(random.pick([0, 1, 5, 100]))));
+    out.push(random.chance(0.5)
+      ? frame(0x0, 0x1, id, Buffer.alloc(0))
+      : frame(0x1, 0x5, id, hpackLiteral(random.chance(0.5) ? 'x-trailer' : ':path', '1')));
+  }
+  return out;
+}
+
 function streamIdsOf(frames) {
   return [...new Set(frames.filter((f) => f.length >= HEADER_LENGTH).map((f) => f.readUInt32BE(5) & 0x7fffffff))];
 }
@@ -104,6 +150,7 @@ const FRAME_MUTATIONS = [
     [s.frames[i], s.frames[j]] = [s.frames[j], s.frames[i]];
   },
   function insertFrame(random, s) { s.frames.splice(random.below(s.frames.length + 1), 0, synthesizeFrame(random, streamIdsOf(s.frames))); },
+  function insertRequest(random, s) { s.frames.splice(random.chance(0.7) ? s.frames.length : random.below(s.frames.length + 1), 0, ...synthesizeRequest(random, s.frames)); },
   function spliceFrames(random, s, other) {
     const from = splitFrames(other).frames;
     if (from.length === 0) return;
