@@ -161,6 +161,28 @@ test('a streamed body is sent only as far as the windows allow and resumes on WI
   await c.close();
 });
 
+test('streams share the connection window: a connection WINDOW_UPDATE resumes every stalled stream', async () => {
+  const c = await client({ settings: [[0x4, 4 * 1024 * 1024]], autoWindowUpdate: false });
+  c.request(1, '/large.bin');
+  c.request(3, '/large.bin');
+  await waitUntil(() => dataBytes(c, 1) + dataBytes(c, 3) >= 65535);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(dataBytes(c, 1) + dataBytes(c, 3), 65535, 'the connection window bounds both streams together');
+  c.autoWindowUpdate = true;
+  c.windowUpdate(0, 2 * LARGE.length);
+  for (const id of [1, 3]) assert.ok((await c.response(id)).body.equals(LARGE), `stream ${id}`);
+  await c.close();
+});
+
+test('after the peer GOAWAY the streams in flight are answered, then the connection closes', async () => {
+  const c = await client();
+  c.request(1, '/small.txt');
+  c.send(frame(TYPE.GOAWAY, 0, 0, Buffer.from('0000000100000000', 'hex')));
+  assert.equal((await c.response(1)).body.toString(), SMALL);
+  assert.deepEqual(await c.goaway(), { lastStreamId: 1, code: ERR.NO_ERROR });
+  await c.closed;
+});
+
 test('SETTINGS_INITIAL_WINDOW_SIZE 0 holds a response until WINDOW_UPDATE, MAX_FRAME_SIZE is honoured', async () => {
   const c = await client({ settings: [[0x4, 0], [0x5, 20000]], autoWindowUpdate: false });
   c.request(1, '/large.bin');
@@ -203,16 +225,29 @@ test('a body that fails mid-way resets the stream with INTERNAL_ERROR, never END
   await c.close();
 });
 
-test('a request body is drained under flow control and answered (405), trailers end a request', async () => {
+test('a request body is drained under flow control, trailers end a request', async () => {
   const c = await client();
   c.request(1, '/small.txt', { method: 'POST', endStream: false });
-  const chunks = [];
-  for (let i = 0; i < 10; i++) chunks.push(c.data(1, Buffer.alloc(16384), { endStream: i === 9 }));
-  // 160 KiB is more than the initial windows: the server must credit them back as it reads.
-  for (const chunk of chunks) c.send(chunk);
+  // 48 KiB: within the stream window, so END_STREAM arrives before the answer.
+  for (let i = 0; i < 3; i++) c.send(c.data(1, Buffer.alloc(16384), { endStream: i === 2 }));
   assert.equal((await c.response(1)).status, 405);
   c.request(3, '/small.txt', { endStream: false });
   c.send(c.headersFrames(3, [['x-trailer', 'yes']], { endStream: true }));
+  assert.equal((await c.response(3)).status, 200);
+  await c.close();
+});
+
+test('a long request body is answered early and cut off with RST_STREAM NO_ERROR', async () => {
+  const c = await client();
+  c.request(1, '/small.txt', { method: 'POST', endStream: false });
+  // 80 KiB, more than both initial windows: the server credits them back as it reads, and
+  // answers once 64 KiB are in.
+  for (let i = 0; i < 5; i++) c.send(c.data(1, Buffer.alloc(16384)));
+  const res = await c.response(1);
+  assert.equal(res.status, 405);
+  assert.equal(await c.reset(1), ERR.NO_ERROR);
+  // The connection goes on.
+  c.request(3, '/small.txt');
   assert.equal((await c.response(3)).status, 200);
   await c.close();
 });
@@ -282,6 +317,32 @@ test('an idle connection gets GOAWAY NO_ERROR after http2IdleTimeout', async () 
     await c.response(1);
     assert.deepEqual(await c.goaway(3000), { lastStreamId: 1, code: ERR.NO_ERROR });
     await c.closed;
+  } finally {
+    await s.close();
+  }
+});
+
+test('one access-log line per request, aborted responses marked', async () => {
+  const lines = [];
+  const logger = {
+    enabled: (level) => level !== 'debug',
+    info: (msg) => lines.push(msg), debug() {}, warn() {}, error: (msg) => lines.push(`error ${msg}`),
+    drain: async () => {},
+  };
+  const s = await startTestServer({ engine: 'native', files: FILES, bufferLimit: 1024, logger });
+  try {
+    const c = await RawH2Client.connect(s.port, { autoWindowUpdate: false });
+    c.request(1, '/small.txt');
+    await c.response(1);
+    c.request(3, '/large.bin');
+    // What the connection window leaves after the first response.
+    const sent = 65535 - SMALL.length;
+    await waitForDataBytes(c, 3, sent);
+    c.send(RawH2Client.rstStream(3, 8));
+    await waitUntil(() => lines.length === 2);
+    assert.match(lines[0], new RegExp(`^GET /small.txt 200 identity ${SMALL.length} [0-9.]+ms$`));
+    assert.match(lines[1], new RegExp(`^GET /large.bin 200 reset by peer \\(CANCEL\\) identity ${sent} [0-9.]+ms$`));
+    await c.close();
   } finally {
     await s.close();
   }

@@ -26,14 +26,22 @@ const MAX_HEADER_FRAGMENTS = 64;
 // Closed streams remembered, to tell a frame on a closed stream (STREAM_CLOSED, or ignored
 // after our RST_STREAM: 5.1) from one on a stream that was never opened (PROTOCOL_ERROR).
 const RECENTLY_CLOSED = 256;
+const UNKNOWN = 0;
+const CLOSED = 1;
+const CLOSED_BY_OUR_RESET = 2;
 // Output: the frame writer is flushed early past FLUSH_BYTES, and DATA waits while the
 // socket holds OUTPUT_LIMIT octets (both bound the memory a slow reader makes us hold).
 const FLUSH_BYTES = 64 * 1024;
 const OUTPUT_LIMIT = 256 * 1024;
+// A request body (this server serves GET and HEAD, so it has no use for one) is answered
+// once this much has arrived instead of being read to its end; the rest is cut off with
+// RST_STREAM NO_ERROR after the response (8.1).
+const REQUEST_BODY_LIMIT = 64 * 1024;
 // Octets read ahead from a streamed body before it is paused.
 const BODY_READ_AHEAD = 64 * 1024;
-// Control frames (SETTINGS, PING, PRIORITY, empty DATA/HEADERS/CONTINUATION) a peer may send:
-// a burst, then a rate per second (CVE-2019-9512, 9515, 9518).
+// Frames that make us answer (SETTINGS, PING) or work for no content (empty DATA, HEADERS or
+// CONTINUATION fragments) a peer may send: a burst, then a rate per second
+// (CVE-2019-9512, 9515, 9518). WINDOW_UPDATE and PRIORITY cost O(1) and produce no output.
 const CONTROL_BURST = 1000;
 const CONTROL_RATE = 100;
 // Streams reset by the peer or refused by us (rapid reset, CVE-2023-44487; nghttp2's values).
@@ -55,7 +63,9 @@ class Http2Connection extends EventEmitter {
   #responseHeaders;
   #peer = defaultPeerSettings();
   #streams = new Map();
-  #recentlyClosed = new Map(); // id -> true when we reset it
+  // Ring of the last RECENTLY_CLOSED closed stream ids; the sign says we reset it.
+  #recentlyClosed = new Int32Array(RECENTLY_CLOSED);
+  #recentlyClosedNext = 0;
   #lastStreamId = 0;
   #sendWindow = DEFAULT_WINDOW_SIZE;
   #receiveWindow = new ReceiveWindow(DEFAULT_WINDOW_SIZE);
@@ -179,6 +189,7 @@ class Http2Connection extends EventEmitter {
       return;
     }
     if (stream.remoteEnded) throw new StreamError(id, ERROR.STREAM_CLOSED, 'DATA after END_STREAM');
+    stream.receiveWindow ??= new ReceiveWindow(DEFAULT_WINDOW_SIZE);
     if (!stream.receiveWindow.consume(payload.length)) {
       throw new StreamError(id, ERROR.FLOW_CONTROL_ERROR, 'DATA beyond the stream window');
     }
@@ -188,7 +199,11 @@ class Http2Connection extends EventEmitter {
     }
     if (endStream) {
       this.#endRequest(stream);
-    } else {
+    } else if (stream.startedAt === 0) {
+      if (stream.received > REQUEST_BODY_LIMIT) {
+        this.#dispatch(stream);
+        return;
+      }
       const streamIncrement = stream.receiveWindow.refill();
       if (streamIncrement !== 0) this.#writer.frameUint32(FRAME.WINDOW_UPDATE, 0, id, streamIncrement);
     }
@@ -198,7 +213,7 @@ class Http2Connection extends EventEmitter {
   // (ignored: it may have crossed our RST_STREAM) or closed otherwise (STREAM_CLOSED).
   #onClosedStreamFrame(id, what) {
     if (id > this.#lastStreamId) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `${what} on idle stream ${id}`);
-    if (this.#recentlyClosed.get(id) === true) return;
+    if (this.#closedHow(id) === CLOSED_BY_OUR_RESET) return;
     throw new StreamError(id, ERROR.STREAM_CLOSED, `${what} on a closed stream`);
   }
 
@@ -266,7 +281,7 @@ class Http2Connection extends EventEmitter {
       this.#countReset();
       throw new StreamError(id, ERROR.REFUSED_STREAM, 'too many concurrent streams');
     }
-    const stream = new Stream(id, this.#peer.initialWindowSize, DEFAULT_WINDOW_SIZE);
+    const stream = new Stream(id, this.#peer.initialWindowSize);
     const problem = readRequestHeaders(fields, stream);
     if (problem !== null) throw new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed request: ${problem}`);
     this.#streams.set(id, stream);
@@ -278,8 +293,9 @@ class Http2Connection extends EventEmitter {
   #onLaterHeaders(id, endStream, fields, selfDependent) {
     const stream = this.#streams.get(id);
     if (stream === undefined) {
-      if (this.#recentlyClosed.get(id) === true) return;
-      if (this.#recentlyClosed.has(id)) throw new ConnectionError(ERROR.STREAM_CLOSED, `HEADERS on closed stream ${id}`);
+      const how = this.#closedHow(id);
+      if (how === CLOSED_BY_OUR_RESET) return;
+      if (how === CLOSED) throw new ConnectionError(ERROR.STREAM_CLOSED, `HEADERS on closed stream ${id}`);
       throw new ConnectionError(ERROR.PROTOCOL_ERROR, `HEADERS on stream ${id}, below the last one opened`);
     }
     if (stream.remoteEnded) throw new StreamError(id, ERROR.STREAM_CLOSED, 'HEADERS after END_STREAM');
@@ -296,6 +312,10 @@ class Http2Connection extends EventEmitter {
     if (stream.contentLength >= 0 && stream.received !== stream.contentLength) {
       throw new StreamError(stream.id, ERROR.PROTOCOL_ERROR, 'DATA shorter than content-length');
     }
+    if (stream.startedAt === 0) this.#dispatch(stream);
+  }
+
+  #dispatch(stream) {
     stream.startedAt = performance.now();
     const headers = stream.headers;
     const method = headers[':method'];
@@ -312,8 +332,8 @@ class Http2Connection extends EventEmitter {
   #onPriority(id, payload) {
     if (id === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'PRIORITY on stream 0');
     if (payload.length !== 5) throw new StreamError(id, ERROR.FRAME_SIZE_ERROR, 'PRIORITY length');
-    this.#control();
-    // 5.3.2 deprecates the priority scheme; only its one rule that is an error is kept.
+    // 5.3.2 deprecates the priority scheme; only its one rule that is an error is kept. No
+    // priority tree is kept either, so PRIORITY frames cost next to nothing (CVE-2019-9513).
     if ((payload.readUInt32BE(0) & 0x7fffffff) === id) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
   }
 
@@ -384,7 +404,6 @@ class Http2Connection extends EventEmitter {
     if (stream === undefined) {
       // Allowed on a closed stream (it may cross our END_STREAM), an error on an idle one.
       if (id > this.#lastStreamId) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `WINDOW_UPDATE on idle stream ${id}`);
-      this.#control();
       return;
     }
     if (increment === 0) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'WINDOW_UPDATE of 0');
@@ -516,11 +535,11 @@ class Http2Connection extends EventEmitter {
     this.#pumpWaiting();
   }
 
-  // The response went out whole (END_STREAM sent).
+  // The response went out whole (END_STREAM sent). A request body still coming is cut off.
   #finishStream(stream) {
-    const d = stream.response;
-    this.#logEnd(stream, d.status);
-    this.#closeStream(stream, false);
+    this.#logEnd(stream, stream.response.status);
+    if (stream.remoteEnded) this.#closeStream(stream, false);
+    else this.#resetStream(stream.id, ERROR.NO_ERROR);
   }
 
   #logEnd(stream, status) {
@@ -554,9 +573,17 @@ class Http2Connection extends EventEmitter {
   }
 
   #rememberClosed(id, resetByUs) {
-    const closed = this.#recentlyClosed;
-    closed.set(id, resetByUs);
-    if (closed.size > RECENTLY_CLOSED) closed.delete(closed.keys().next().value);
+    this.#recentlyClosed[this.#recentlyClosedNext] = resetByUs ? -id : id;
+    this.#recentlyClosedNext = (this.#recentlyClosedNext + 1) % RECENTLY_CLOSED;
+  }
+
+  // Only asked about frames on streams that are not open, which well-behaved peers rarely send.
+  #closedHow(id) {
+    for (const entry of this.#recentlyClosed) {
+      if (entry === id) return CLOSED;
+      if (entry === -id) return CLOSED_BY_OUR_RESET;
+    }
+    return UNKNOWN;
   }
 
   // A later GOAWAY (an error after a graceful one) repeats the first one's last stream.

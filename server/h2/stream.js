@@ -3,13 +3,11 @@
 // and is open until the request ends (END_STREAM), then half-closed (remote) while the
 // response is made and sent; it is dropped from the connection when closed.
 
-const { ReceiveWindow } = require('./flow-control');
-
 class Stream {
-  constructor(id, sendWindow, receiveWindowSize) {
+  constructor(id, sendWindow) {
     this.id = id;
     this.sendWindow = sendWindow;
-    this.receiveWindow = new ReceiveWindow(receiveWindowSize);
+    this.receiveWindow = null; // a ReceiveWindow once the request has DATA
     this.remoteEnded = false; // END_STREAM received: half-closed (remote)
     this.closed = false;
     // The request (filled by readRequestHeaders).
@@ -17,7 +15,7 @@ class Stream {
     this.contentLength = -1;
     this.listSize = 0;
     this.received = 0; // DATA octets, padding excluded, checked against content-length
-    this.startedAt = 0;
+    this.startedAt = 0; // when the request went to the core; 0 until then
     // The response: descriptor, and the body being sent.
     this.response = null;
     this.body = null; // Buffer or Readable
