@@ -1,7 +1,8 @@
 'use strict';
 // The native engine's frame reader and connection under coverage-guided fuzzing for a bounded
 // time, seeded with byte streams captured from h2spec and real clients (test/fixtures/h2-frames).
-// The first test checks the fuzzer itself finds a known bug, so a quiet run means something.
+// The first test checks the fuzzer itself finds a known bug, so a quiet run means something;
+// the second replays inputs it once failed on (test/fixtures/h2-fuzz-regressions/).
 // Longer runs: npm run fuzz -- --target h2-connection --seconds 300.
 
 const test = require('node:test');
@@ -42,6 +43,17 @@ test('the fuzzer finds a planted bug and saves the input that triggers it', { ti
   const { runInput } = require(targetModule);
   await assert.rejects(runInput(await fs.readFile(r.failure.file)), /planted bug reached/);
   t.diagnostic(`found after ${r.execs} executions`);
+});
+
+test('inputs fuzzing once failed on pass the native engine\'s checks', async () => {
+  const target = JS_TARGETS['h2-connection'];
+  const { runInput } = require(target.targetModule);
+  const failures = [];
+  for (const name of (await fs.readdir(target.regressionDir)).sort()) {
+    const outcome = await runInput(await fs.readFile(path.join(target.regressionDir, name)));
+    if (outcome !== null) failures.push(`${name}: ${outcome}`);
+  }
+  assert.deepEqual(failures, []);
 });
 
 test(`the native engine's connection: ${SECONDS} s of coverage-guided fuzzing without a failure`, { timeout: 120_000 }, async (t) => {

@@ -11,8 +11,10 @@ const JS_TARGETS = {
   'h2-connection': {
     targetModule: path.join(__dirname, 'h2-connection-target.js'),
     covered: path.join(REPO_ROOT, 'server', 'h2'),
-    // Captured from h2spec, curl, nghttp and Node's client by capture-seeds.js.
-    seedDirs: [path.join(REPO_ROOT, 'test', 'fixtures', 'h2-frames')],
+    // Captured from h2spec, curl, nghttp and Node's client by capture-seeds.js, and the inputs
+    // fuzzing once failed on (minimized by hand), which must pass from then on.
+    seedDirs: [path.join(REPO_ROOT, 'test', 'fixtures', 'h2-frames'), path.join(REPO_ROOT, 'test', 'fixtures', 'h2-fuzz-regressions')],
+    regressionDir: path.join(REPO_ROOT, 'test', 'fixtures', 'h2-fuzz-regressions'),
   },
 };
 
