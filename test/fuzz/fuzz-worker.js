@@ -30,7 +30,7 @@ async function main() {
   });
   const random = createRandom(randomSeed);
   const corpus = [];
-  let slowest = { ms: 0, input: null };
+  let slowestMs = 0;
 
   // Runs one input; resolves how many features it added, or posts the failure and resolves -1.
   async function execute(input) {
@@ -42,8 +42,7 @@ async function main() {
     } catch (err) {
       failure = `threw: ${err.stack || err}`;
     }
-    const ms = performance.now() - started;
-    if (ms > slowest.ms) slowest = { ms, input };
+    slowestMs = Math.max(slowestMs, performance.now() - started);
     Atomics.add(header, 1, 1);
     const added = coverage.collect();
     if (failure) {
@@ -72,7 +71,7 @@ async function main() {
     }
   }
   coverage.stop();
-  parentPort.postMessage({ type: 'done', corpus: corpus.length, features: coverage.features, slowest });
+  parentPort.postMessage({ type: 'done', corpus: corpus.length, features: coverage.features, slowestMs: Math.round(slowestMs) });
 }
 
 main().catch((err) => parentPort.postMessage({ type: 'failure', message: `harness: ${err.stack || err}`, input: Buffer.alloc(0) }));

@@ -82,7 +82,7 @@ async function fuzz({ targetModule, covered, seconds, maxExecs = Infinity, seedD
       } else if (m.type === 'seeded' || m.type === 'done') {
         result.features = m.features;
         result.corpus = m.corpus;
-        if (m.slowest) result.slowestMs = Math.round(m.slowest.ms);
+        if (m.type === 'done') result.slowestMs = m.slowestMs;
         // Timers or sockets the target left behind must not keep the worker alive.
         if (m.type === 'done') worker.terminate();
       } else if (m.type === 'failure') {
