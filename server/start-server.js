@@ -18,6 +18,7 @@ const { createRedirectServer } = require('./redirect-server');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS } = require('./limits');
 const { createNodeListener } = require('./listen-node');
 const { createNativeListener } = require('./listen-native');
+const { MODES: RESPONSE_HEADER_MODES } = require('./h2/response-headers');
 
 const LISTENERS = { node: createNodeListener, native: createNativeListener };
 
@@ -32,6 +33,8 @@ const DEFAULT_TUNING = {
   fileCacheBytes: 64 * MiB,
   compressCacheBytes: 64 * MiB,
   maxConcurrentCompressions: os.availableParallelism(),
+  // How the native engine encodes response headers (see server/h2/response-headers.js).
+  responseHeaders: 'cached',
 };
 
 function loopbackName(host) {
@@ -46,6 +49,9 @@ async function startServer(input = {}) {
   const tuning = { ...DEFAULT_TUNING };
   for (const key of Object.keys(DEFAULT_TUNING)) if (input[key] !== undefined) tuning[key] = input[key];
   const log = input.logger || new Logger({ level: options.logLevel });
+  if (!RESPONSE_HEADER_MODES.includes(tuning.responseHeaders)) {
+    throw new ConfigError(`responseHeaders: expected one of ${RESPONSE_HEADER_MODES.join(', ')}`);
+  }
 
   const rootReal = await fs.realpath(options.root).catch(() => null);
   if (rootReal === null || !(await fs.stat(rootReal)).isDirectory()) {
@@ -81,7 +87,7 @@ async function startServer(input = {}) {
 
   let closing = null;
   const listener = LISTENERS[options.engine]({
-    tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: input.responseHeaders,
+    tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: tuning.responseHeaders,
   });
   const server = listener.server;
   const sockets = new Set();

@@ -9,10 +9,11 @@ const fs = require('node:fs');
 const fsp = require('node:fs/promises');
 const path = require('node:path');
 const tls = require('node:tls');
-const { startTestServer, compressibleText } = require('./helpers/server');
+const { startTestServer, spawnCli, compressibleText } = require('./helpers/server');
 const { RawH2Client } = require('./helpers/h2-raw-client');
 const { TYPE, FLAG, frame } = require('./helpers/h2-frames');
 const { HTTP2_SETTINGS } = require('../server/start-server');
+const { encodeSettings } = require('../server/h2/settings');
 
 const ERR = { NO_ERROR: 0, PROTOCOL_ERROR: 1, INTERNAL_ERROR: 2, REFUSED_STREAM: 7, COMPRESSION_ERROR: 9, ENHANCE_YOUR_CALM: 11 };
 const RST_STREAM = 0x3;
@@ -122,6 +123,17 @@ test('rapid reset: opening and cancelling streams past the budget gets GOAWAY EN
   const { code } = await c.goaway();
   assert.equal(code, ERR.ENHANCE_YOUR_CALM);
   await c.closed;
+});
+
+test('a flood of malformed requests, each a stream error, gets GOAWAY ENHANCE_YOUR_CALM', async () => {
+  const c = await client();
+  const frames = [];
+  for (let i = 0; i < 1100; i++) frames.push(c.headersFrames(1 + 2 * i, [[':method', 'GET'], [':scheme', 'https'], [':path', '/'], ['connection', 'close']]));
+  c.send(...frames);
+  assert.equal((await c.goaway()).code, ERR.ENHANCE_YOUR_CALM);
+  const resets = c.frames.filter((f) => f.type === RST_STREAM);
+  assert.ok(resets.length >= 1000 && resets.length < 1100, `${resets.length} RST_STREAM`);
+  assert.ok(resets.every((f) => f.payload.readUInt32BE(0) === ERR.PROTOCOL_ERROR));
 });
 
 test('a PING flood gets its first PINGs answered, then GOAWAY ENHANCE_YOUR_CALM', async () => {
@@ -380,3 +392,20 @@ async function waitUntil(check, ms = 5000) {
   }
 }
 
+
+test('the CLI selects the engine with --engine and NEGOTIATE_ENGINE', async () => {
+  const ours = encodeSettings(HTTP2_SETTINGS).toString('hex');
+  for (const [args, env] of [[['--engine', 'native'], {}], [[], { NEGOTIATE_ENGINE: 'native' }]]) {
+    const cli = await spawnCli(['--port', '0', '--root', t.root, '--log-level', 'warn', ...args], { env });
+    try {
+      const c = await RawH2Client.connect(cli.port);
+      const first = c.frames.find((f) => f.type === TYPE.SETTINGS && !(f.flags & FLAG.ACK));
+      assert.equal(first.payload.toString('hex'), ours, `${args.join(' ')} ${JSON.stringify(env)}`);
+      c.request(1, '/small.txt');
+      assert.equal((await c.response(1)).body.toString(), SMALL);
+      await c.close();
+    } finally {
+      await cli.stop();
+    }
+  }
+});

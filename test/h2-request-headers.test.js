@@ -85,6 +85,7 @@ const valid = [
   ['tokens with symbols', [...BASE, ["x-a!#$%&'*+-.^_`|~9", 'v']]],
   ['value with inner spaces and obs-text', [...BASE, ['x', 'a b\t\u00ff c']]],
   ['no content-length', BASE],
+  ['te: Trailers (values compare case-insensitively)', [...BASE, ['te', 'Trailers']]],
 ];
 
 for (const [name, fields] of valid) {

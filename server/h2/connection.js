@@ -44,7 +44,8 @@ const BODY_READ_AHEAD = 64 * 1024;
 // (CVE-2019-9512, 9515, 9518). WINDOW_UPDATE and PRIORITY cost O(1) and produce no output.
 const CONTROL_BURST = 1000;
 const CONTROL_RATE = 100;
-// Streams reset by the peer or refused by us (rapid reset, CVE-2023-44487; nghttp2's values).
+// Streams reset by the peer, or by us for the peer's errors (refused streams, malformed requests,
+// frames on closed streams): rapid reset, CVE-2023-44487 (nghttp2's values).
 const RESET_BURST = 1000;
 const RESET_RATE = 33;
 // After our GOAWAY and end of output, how long the peer may take to close its side.
@@ -82,7 +83,7 @@ class Http2Connection extends EventEmitter {
   #prefaceTimer;
 
   // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize },
-  //        responseHeaders: 'encoder' | 'cached' }
+  //        responseHeaders: 'cached' | 'encoder' (see response-headers.js) }
   constructor(socket, ctx) {
     super();
     this.#socket = socket;
@@ -93,7 +94,7 @@ class Http2Connection extends EventEmitter {
     this.#maxConcurrentStreams = ctx.settings.maxConcurrentStreams;
     const hardLimit = this.#maxHeaderListSize * HEADER_LIST_HARD_FACTOR;
     this.#decoder = new Decoder({ maxHeaderListSize: hardLimit, maxStringLength: hardLimit });
-    this.#responseHeaders = new ResponseHeaders(ctx.responseHeaders || 'cached');
+    this.#responseHeaders = new ResponseHeaders(ctx.responseHeaders);
     this.#writer = new FrameWriter(socket, () => socket.pause());
 
     socket.on('data', (chunk) => this.#onData(chunk));
@@ -120,10 +121,6 @@ class Http2Connection extends EventEmitter {
 
   destroy() {
     this.#socket.destroy();
-  }
-
-  get streamCount() {
-    return this.#streams.size;
   }
 
   #onData(chunk) {
@@ -159,10 +156,14 @@ class Http2Connection extends EventEmitter {
       if (err instanceof StreamError) {
         this.#log.debug(`http2 ${err.message}`);
         this.#resetStream(err.streamId, err.code);
+        // Each costs us a RST_STREAM and maybe a response begun in vain.
+        if (!this.#resetGuard.take()) this.#connectionError(new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many stream errors'));
       } else if (err instanceof ConnectionError) {
         this.#connectionError(err);
       } else {
-        throw err;
+        // A bug of ours must cost this connection, not the process.
+        this.#log.error(`http2 internal error: ${err.stack || err}`);
+        this.#connectionError(new ConnectionError(ERROR.INTERNAL_ERROR, 'internal error'));
       }
     }
     return !this.#ended;
@@ -278,7 +279,6 @@ class Http2Connection extends EventEmitter {
     }
     if (selfDependent) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
     if (this.#streams.size >= this.#maxConcurrentStreams) {
-      this.#countReset();
       throw new StreamError(id, ERROR.REFUSED_STREAM, 'too many concurrent streams');
     }
     const stream = new Stream(id, this.#peer.initialWindowSize);
@@ -322,10 +322,14 @@ class Http2Connection extends EventEmitter {
     const decided = stream.listSize > this.#maxHeaderListSize
       ? Promise.resolve(this.#core.headerListTooLarge(method === 'HEAD'))
       : this.#core.decide(method, headers[':path'], headers);
-    decided.then((d) => this.#respond(stream, d)).catch((err) => {
-      // decide() never rejects, so this is a failure while sending: reset this stream only.
-      this.#log.error(`sending ${method} ${headers[':path']} failed: ${err.stack || err}`);
-      if (!stream.closed) this.#resetStream(stream.id, ERROR.INTERNAL_ERROR);
+    decided.then((d) => {
+      try {
+        this.#respond(stream, d);
+      } catch (err) {
+        // decide() never rejects, so this is a failure while sending: reset this stream only.
+        this.#log.error(`sending ${method} ${headers[':path']} failed: ${err.stack || err}`);
+        if (!stream.closed && !this.#ended) this.#resetStream(stream.id, ERROR.INTERNAL_ERROR);
+      }
     });
   }
 
@@ -342,7 +346,7 @@ class Http2Connection extends EventEmitter {
     if (id === 0 || id > this.#lastStreamId) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `RST_STREAM on idle stream ${id}`);
     const stream = this.#streams.get(id);
     if (stream === undefined) return;
-    this.#countReset();
+    if (!this.#resetGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many streams reset');
     this.#logEnd(stream, `${stream.response ? stream.response.status : '-'} reset by peer (${errorName(payload.readUInt32BE(0))})`);
     this.#closeStream(stream, false);
   }
@@ -417,10 +421,6 @@ class Http2Connection extends EventEmitter {
     if (!this.#controlGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'control frame flood');
   }
 
-  #countReset() {
-    if (!this.#resetGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many streams reset or refused');
-  }
-
   // ---- responses ----
 
   #respond(stream, d) {
@@ -445,6 +445,7 @@ class Http2Connection extends EventEmitter {
   }
 
   #readBody(stream, body) {
+    stream.queue = [];
     body.on('data', (chunk) => {
       stream.queue.push(chunk);
       stream.queued += chunk.length;
@@ -491,29 +492,29 @@ class Http2Connection extends EventEmitter {
       }
       const room = Math.min(stream.sendWindow, this.#sendWindow, this.#peer.maxFrameSize);
       if (room <= 0) return; // the stream's WINDOW_UPDATE resumes it
-      let data;
+      let source, start, n;
       if (isBuffer) {
-        const n = Math.min(room, available);
-        data = body.subarray(stream.offset, stream.offset + n);
+        source = body;
+        start = stream.offset;
+        n = Math.min(room, available);
         stream.offset += n;
       } else {
-        const head = stream.queue[0];
-        const n = Math.min(room, head.length - stream.queueOffset);
-        data = n === head.length ? head : head.subarray(stream.queueOffset, stream.queueOffset + n);
+        source = stream.queue[0];
+        start = stream.queueOffset;
+        n = Math.min(room, source.length - start);
         stream.queueOffset += n;
-        if (stream.queueOffset === head.length) {
+        if (stream.queueOffset === source.length) {
           stream.queue.shift();
           stream.queueOffset = 0;
         }
         stream.queued -= n;
         if (stream.queued < BODY_READ_AHEAD / 2 && body.isPaused()) body.resume();
       }
-      const n = data.length;
+      const last = stream.bodyEnded && n === available;
+      writer.slice(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, source, start, start + n);
       stream.sendWindow -= n;
       this.#sendWindow -= n;
       stream.sent += n;
-      const last = stream.bodyEnded && n === available;
-      writer.frame(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, data);
       if (last) {
         this.#finishStream(stream);
         return;
@@ -626,7 +627,8 @@ class Http2Connection extends EventEmitter {
     this.#closeSocket();
   }
 
-  // Sends what is queued and closes our side; the socket is destroyed if the peer lingers.
+  // Sends what is queued and closes our side. Once all of it is written the peer has
+  // LINGER_MS to close its side; a peer that stops reading meets the idle timeout instead.
   #closeSocket() {
     this.#continuation = null;
     this.#writer.flush();
@@ -635,15 +637,15 @@ class Http2Connection extends EventEmitter {
     // Keep reading (and discarding) so that unread input does not turn our close into a TCP
     // reset that could destroy the GOAWAY before the peer reads it.
     socket.resume();
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    socket.once('finish', () => setTimeout(() => socket.destroy(), LINGER_MS).unref());
   }
 
   #onTimeout() {
-    if (this.#streams.size === 0) {
+    if (this.#streams.size === 0 && !this.#ended) {
       this.#goawayAndEnd('idle');
       return;
     }
-    this.#log.debug(`http2: no progress for ${this.#timeouts.idleTimeout} ms with ${this.#streams.size} stream(s) open`);
+    this.#log.debug(`http2: no progress for ${this.#socket.timeout} ms, ${this.#streams.size} stream(s) open`);
     this.#socket.destroy();
   }
 

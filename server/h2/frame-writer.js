@@ -29,13 +29,19 @@ class FrameWriter {
 
   // One frame; payload (Buffer or undefined) is copied or queued (then it must not change).
   frame(type, flags, streamId, payload) {
-    const length = payload === undefined ? 0 : payload.length;
+    if (payload === undefined) this.slice(type, flags, streamId, null, 0, 0);
+    else this.slice(type, flags, streamId, payload, 0, payload.length);
+  }
+
+  // A frame whose payload is bytes [start, end) of buf.
+  slice(type, flags, streamId, buf, start, end) {
+    const length = end - start;
     if (length > COPY_LIMIT) {
       this.#header(type, flags, streamId, length, 0);
-      this.#push(payload);
+      this.#push(start === 0 && end === buf.length ? buf : buf.subarray(start, end));
     } else {
       const at = this.#header(type, flags, streamId, length, length);
-      if (length !== 0) payload.copy(this.#slab, at + FRAME_HEADER_LENGTH);
+      if (length !== 0) buf.copy(this.#slab, at + FRAME_HEADER_LENGTH, start, end);
       this.#pos += length;
     }
     this.queuedBytes += FRAME_HEADER_LENGTH + length;
@@ -104,7 +110,7 @@ class FrameWriter {
     this.#chunks = [];
     this.queuedBytes = 0;
     const socket = this.#socket;
-    if (socket.destroyed) return false;
+    if (socket.destroyed || socket.writableEnded) return false;
     let ok;
     if (chunks.length === 1) {
       ok = socket.write(chunks[0]);

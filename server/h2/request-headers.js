@@ -23,7 +23,7 @@ function checkField(name, value) {
   if (!FIELD_NAME.test(name)) return `invalid field name "${name}"`;
   if (BAD_VALUE.test(value)) return `invalid value of ${name}`;
   if (CONNECTION_SPECIFIC.has(name)) return `connection-specific field ${name}`;
-  if (name === 'te' && value !== 'trailers') return 'te other than trailers';
+  if (name === 'te' && value.toLowerCase() !== 'trailers') return 'te other than trailers';
   return null;
 }
 

@@ -51,10 +51,13 @@ function fieldsOf(d) {
   return d.h2 || { ':status': d.status, ...d.headers };
 }
 
+const MODES = ['cached', 'encoder'];
+
 class ResponseHeaders {
   #encoder = null;
   #pendingUpdate = null;
 
+  // mode: one of MODES.
   constructor(mode) {
     if (mode === 'encoder') this.#encoder = new Encoder({ tableSize: DEFAULT_TABLE_SIZE });
   }
@@ -89,4 +92,4 @@ class ResponseHeaders {
   }
 }
 
-module.exports = { ResponseHeaders, sizeUpdate };
+module.exports = { ResponseHeaders, MODES };

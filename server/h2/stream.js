@@ -20,7 +20,7 @@ class Stream {
     this.response = null;
     this.body = null; // Buffer or Readable
     this.offset = 0; // Buffer body: next octet to send
-    this.queue = []; // Readable body: chunks read but not yet sent
+    this.queue = null; // Readable body: chunks read but not yet sent
     this.queueOffset = 0; // ... and how much of queue[0] is sent
     this.queued = 0;
     this.bodyEnded = false; // all of the body is in hand (Buffer, or the Readable ended)
