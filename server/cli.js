@@ -8,6 +8,7 @@ const { ConfigError } = require('./errors');
 const { Logger } = require('./logger');
 const { loadCertificate } = require('./certs');
 const { startServer } = require('./start-server');
+const { runTrustCommand, COMMANDS: TRUST_COMMANDS } = require('./tls/trust-command');
 
 const EXIT_BAD_OPTION = 2;
 
@@ -26,6 +27,10 @@ function onSignals(handler) {
 }
 
 async function main(argv, env) {
+  if (TRUST_COMMANDS.includes(argv[0])) {
+    process.exitCode = await runTrustCommand(argv[0], argv.slice(1), env).catch(fail);
+    return;
+  }
   let options;
   try {
     options = parseCli(argv, env);
@@ -66,7 +71,8 @@ function announce(log, url, httpUrl) {
 }
 
 // Workers share the listening port through node:cluster; the certificate is made here first
-// so that workers never race to generate it.
+// so that workers never race to generate it. The first worker starts alone: a bad option that
+// only shows when listening (--host, --port) is then reported once, with its exit code 2.
 async function runPrimary(options) {
   const log = new Logger({ level: options.logLevel });
   try {
@@ -79,20 +85,30 @@ async function runPrimary(options) {
   let ready = 0;
   let stopping = false;
   const fork = () => cluster.fork().on('message', (msg) => {
-    if (msg.type !== 'listening' || ++ready !== options.workers) return;
-    announce(log, msg.url, msg.httpUrl);
+    if (msg.type !== 'listening') return;
+    if (++ready === 1) for (let i = 1; i < options.workers; i++) fork();
+    if (ready === options.workers) announce(log, msg.url, msg.httpUrl);
   });
-  for (let i = 0; i < options.workers; i++) fork();
+  fork();
   cluster.on('exit', (worker, code, signal) => {
     if (!stopping) {
-      log.error(`worker ${worker.process.pid} exited (${signal || code})`);
-      if (ready >= options.workers) { fork(); return; }
-      // A worker that dies before listening would die again: give up.
+      if (ready >= options.workers) {
+        log.error(`worker ${worker.process.pid} exited (${signal || code})`);
+        fork();
+        return;
+      }
+      // A worker that dies before listening would die again: give up. A bad option was
+      // already reported by the worker in one line.
+      if (code !== EXIT_BAD_OPTION) log.error(`worker ${worker.process.pid} exited (${signal || code}) before listening`);
       stopping = true;
-      process.exitCode = 1;
+      process.exitCode = code === EXIT_BAD_OPTION ? EXIT_BAD_OPTION : 1;
       for (const w of Object.values(cluster.workers)) w.process.kill('SIGTERM');
     }
     if (Object.keys(cluster.workers).length === 0) log.drain().then(() => process.exit());
+  });
+  // Each worker reloads --cert/--key itself; the primary only passes the signal on.
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGHUP');
   });
   onSignals(() => {
     stopping = true;

@@ -8,13 +8,15 @@ const os = require('node:os');
 const { normalizeOptions, mergeTimeouts } = require('./options');
 const { ConfigError } = require('./errors');
 const { Logger } = require('./logger');
-const { loadCertificate } = require('./certs');
+const { loadCertificate, certificateNames } = require('./certs');
 const { createEngines, VARIANT_EXTENSIONS } = require('./codings');
 const { CompressCache } = require('./compress-cache');
+const { MIN_COMPRESS_BYTES } = require('./compressibility');
 const { FileStore } = require('./file-store');
 const { Core } = require('./core');
 const { negotiateEndpoint } = require('./negotiate-endpoint');
 const { createRedirectServer } = require('./redirect-server');
+const { watchCertificates } = require('./tls/reload');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS } = require('./limits');
 const { createNodeListener } = require('./listen-node');
 const { createNativeListener } = require('./listen-native');
@@ -29,7 +31,7 @@ const IDLE_SWEEP_MS = 100;
 
 const DEFAULT_TUNING = {
   bufferLimit: 4 * MiB,
-  minCompressBytes: 1024,
+  minCompressBytes: MIN_COMPRESS_BYTES,
   fileCacheBytes: 64 * MiB,
   compressCacheBytes: 64 * MiB,
   maxConcurrentCompressions: os.availableParallelism(),
@@ -83,7 +85,7 @@ async function startServer(input = {}) {
     cacheControl: options.cacheControl,
     log,
   });
-  const core = new Core({ store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint });
+  const core = new Core({ store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint, negotiatePath: options.negotiateEndpoint });
 
   let closing = null;
   const listener = LISTENERS[options.engine]({
@@ -96,12 +98,13 @@ async function startServer(input = {}) {
     socket.once('close', () => sockets.delete(socket));
   });
 
-  await listen(server, options.port, options.host);
+  await listen(server, options.port, options.host, '--port');
   const port = server.address().port;
 
   let redirectServer = null;
   if (options.httpPort !== undefined) {
-    redirectServer = createRedirectServer({ httpsPort: port, fallbackHost: loopbackName(options.host) });
+    const hostNames = [...certificateNames(tls.cert), ...(options.publicHost !== undefined ? [options.publicHost] : [])];
+    redirectServer = createRedirectServer({ httpsPort: port, hostNames });
     Object.assign(redirectServer, {
       headersTimeout: timeouts.headersTimeout,
       requestTimeout: timeouts.requestTimeout,
@@ -109,13 +112,14 @@ async function startServer(input = {}) {
       connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
     });
     try {
-      await listen(redirectServer, options.httpPort, options.host);
+      await listen(redirectServer, options.httpPort, options.host, '--http-port');
     } catch (err) {
       server.close();
       throw err;
     }
   }
 
+  const stopWatchingCertificates = watchCertificates(server, options, log);
   const name = loopbackName(options.host);
   const url = `https://${name.includes(':') ? `[${name}]` : name}:${port}/`;
 
@@ -124,6 +128,7 @@ async function startServer(input = {}) {
   function close({ timeoutMs = SHUTDOWN_TIMEOUT_MS } = {}) {
     if (closing !== null) return closing;
     closing = (async () => {
+      stopWatchingCertificates();
       const done = [new Promise((resolve) => server.close(resolve))];
       if (redirectServer !== null) {
         done.push(new Promise((resolve) => redirectServer.close(resolve)));
@@ -161,11 +166,21 @@ async function startServer(input = {}) {
   };
 }
 
-function listen(server, port, host) {
+// Listen failures the user can fix, reported as one line naming the flag to change.
+const PORT_ERRORS = { EADDRINUSE: 'in use', EACCES: 'permission denied (ports below 1024 need privileges)' };
+const HOST_ERRORS = {
+  EADDRNOTAVAIL: 'not an address of this machine',
+  ENOTFOUND: 'cannot be resolved',
+  EAI_AGAIN: 'cannot be resolved',
+  EAI_FAIL: 'cannot be resolved',
+};
+
+function listen(server, port, host, portFlag) {
   return new Promise((resolve, reject) => {
     const onError = (err) => {
-      reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL'
-        ? new ConfigError(`cannot listen on ${host}:${port}: ${err.code}`) : err);
+      if (PORT_ERRORS[err.code]) reject(new ConfigError(`${portFlag}: ${host}:${port}: ${PORT_ERRORS[err.code]}`));
+      else if (HOST_ERRORS[err.code]) reject(new ConfigError(`--host: ${host}: ${HOST_ERRORS[err.code]}`));
+      else reject(err);
     };
     server.once('error', onError);
     server.listen(port, host, () => {

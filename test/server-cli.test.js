@@ -5,15 +5,24 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
+const fsSync = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
+const net = require('node:net');
+const os = require('node:os');
 const https = require('node:https');
 const http2 = require('node:http2');
 const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { forEachEngine, spawnCli, makeTempDir, REPO_ROOT } = require('./helpers/server');
+const { forEachEngine, spawnCli, makeTempDir, testCertificate, REPO_ROOT } = require('./helpers/server');
 const { createClients } = require('./helpers/clients');
+
+// The local CA every server in this file signs its certificate with: a temporary --ca-dir
+// (through the environment twin, which the spawned CLIs inherit), never the user's own.
+process.env.NEGOTIATE_CA_DIR = fsSync.mkdtempSync(path.join(os.tmpdir(), 'negotiate-cli-ca-'));
+test.after(() => fs.rm(process.env.NEGOTIATE_CA_DIR, { recursive: true, force: true }));
+const readCa = () => fs.readFile(path.join(process.env.NEGOTIATE_CA_DIR, 'ca.pem'));
 
 function runCli(args, env = {}) {
   return new Promise((resolve) => {
@@ -35,7 +44,7 @@ test('--help lists every option with its environment twin', async () => {
   const res = await runCli(['--help']);
   assert.equal(res.code, 0);
   for (const flag of ['--root', '--host', '--port', '--cert', '--key', '--http-port', '--encodings', '--brotli-engine',
-    '--no-dynamic', '--log-level', '--cache-control', '--workers', '--revalidate-ms', '--certs-dir']) {
+    '--no-dynamic', '--log-level', '--cache-control', '--workers', '--revalidate-ms', '--certs-dir', '--ca-dir', '--public-host']) {
     assert.ok(res.stdout.includes(flag), flag);
     assert.ok(res.stdout.includes('NEGOTIATE_' + flag.slice(2).toUpperCase().replace(/-/g, '_')), flag);
   }
@@ -63,19 +72,20 @@ forEachEngine((engine) => {
     t.after(() => first.stop('SIGKILL'));
     assert.match(first.url, /^https:\/\/localhost:\d+\/$/);
     assert.notEqual(first.port, 0, 'port 0 prints the real port');
-    assert.equal(first.output().match(/generated a self-signed certificate/g).length, 1);
+    assert.equal(first.output().match(/made a localhost certificate signed by the local CA/g).length, 1);
     const cert = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'), 'utf8');
     const x509 = new crypto.X509Certificate(cert);
     assert.match(x509.subjectAltName, /DNS:localhost/);
     assert.match(x509.subjectAltName, /IP Address:127\.0\.0\.1/);
     assert.match(x509.subjectAltName, /IP Address:0:0:0:0:0:0:0:1/);
-    const res = await createClients({ port: first.port, ca: cert }).h2('/');
+    assert.ok(x509.verify(new crypto.X509Certificate(await readCa()).publicKey), 'signed by the local CA');
+    const res = await createClients({ port: first.port, ca: await readCa() }).h2('/');
     assert.equal(res.status, 200);
     assert.deepEqual(await first.stop(), { code: 0, signal: null });
 
     const second = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir], { engine });
     t.after(() => second.stop('SIGKILL'));
-    assert.doesNotMatch(second.output(), /generated/);
+    assert.doesNotMatch(second.output(), /made a/);
     assert.equal(await fs.readFile(path.join(certsDir, 'localhost-cert.pem'), 'utf8'), cert);
     assert.deepEqual(await second.stop(), { code: 0, signal: null });
   });
@@ -100,7 +110,7 @@ forEachEngine((engine) => {
     assert.equal(get.headers.location, `https://127.0.0.1:${srv.port}/a/b?c=d`);
     const post = await ask('POST', '/form');
     assert.equal(post.statusCode, 308);
-    const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+    const ca = await readCa();
     const page = await createClients({ port: srv.port, ca }).h1('/');
     assert.equal(page.headers['cache-control'], 'no-cache');
     assert.deepEqual(await srv.stop(), { code: 0, signal: null });
@@ -113,7 +123,7 @@ forEachEngine((engine) => {
     await fs.writeFile(path.join(root, 'big.bin'), big);
     const srv = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir, '--log-level', 'warn'], { engine });
     t.after(() => srv.stop('SIGKILL'));
-    const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+    const ca = await readCa();
 
     // One slow HTTP/1.1 download and one HTTP/2 download, both paused mid-body.
     let h1Received = 0;
@@ -159,10 +169,56 @@ forEachEngine((engine) => {
     const srv = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir, '--workers', '2', '--log-level', 'warn'], { engine });
     t.after(() => srv.stop('SIGKILL'));
     assert.equal(srv.output().match(/listening on/g).length, 1, 'the URL is printed once');
-    const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+    const ca = await readCa();
     const clients = createClients({ port: srv.port, ca });
     const results = await Promise.all(Array.from({ length: 6 }, () => clients.h1('/')));
     for (const res of results) assert.equal(res.body.toString(), '<h1>hello</h1>');
     assert.deepEqual(await srv.stop(), { code: 0, signal: null });
   });
+});
+
+test('start-up errors: exactly one line naming the flag or variable, exit 2', async (t) => {
+  const { dir, root, certsDir } = await fixture(t);
+  const { cert, key } = await testCertificate();
+  const certFile = path.join(dir, 'cert.pem');
+  const keyFile = path.join(dir, 'key.pem');
+  const otherKey = path.join(dir, 'other-key.pem');
+  const missing = path.join(dir, 'missing.pem');
+  await fs.writeFile(certFile, cert);
+  await fs.writeFile(keyFile, key);
+  await fs.writeFile(otherKey, crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  const busy = net.createServer();
+  await new Promise((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  t.after(() => busy.close());
+  const busyPort = busy.address().port;
+  const base = ['--root', root, '--certs-dir', certsDir];
+  const port0 = ['--port', '0'];
+
+  const cases = [
+    [[...port0, '--cert', missing, '--key', missing], {}, `--cert: cannot read ${missing}: no such file`],
+    [[...port0, '--cert', certFile, '--key', missing], {}, `--key: cannot read ${missing}: no such file`],
+    [[...port0, '--cert', keyFile, '--key', keyFile], {}, `--cert: ${keyFile} is not a PEM certificate`],
+    [[...port0, '--cert', certFile, '--key', certFile], {}, `--key: ${certFile} is not a PEM private key (or it is encrypted)`],
+    [[...port0, '--cert', certFile, '--key', otherKey], {}, `--key: ${otherKey} is not the key of the certificate in ${certFile}`],
+    [[...port0, '--certs-dir', path.join(certFile, 'sub')], {},
+      `--certs-dir: ${path.join(certFile, 'sub')}: ENOTDIR: not a directory, open '${path.join(certFile, 'sub', 'localhost-cert.pem')}'`],
+    [[...port0, '--ca-dir', path.join(certFile, 'sub')], {},
+      `--ca-dir: ${path.join(certFile, 'sub')}: ENOTDIR: not a directory, open '${path.join(certFile, 'sub', 'ca.pem')}'`],
+    [[...port0, '--host', 'no-such-host.invalid'], {}, '--host: no-such-host.invalid: cannot be resolved'],
+    [[...port0, '--workers', '2', '--host', 'no-such-host.invalid'], {}, '--host: no-such-host.invalid: cannot be resolved'],
+    [['--port', String(busyPort)], {}, `--port: 127.0.0.1:${busyPort}: in use`],
+    [[...port0, '--http-port', String(busyPort)], {}, `--http-port: 127.0.0.1:${busyPort}: in use`],
+    [[], { NEGOTIATE_PORT: 'abc' }, 'NEGOTIATE_PORT: expected an integer from 0 to 65535, got "abc"'],
+    [port0, { NEGOTIATE_WORKERS: '0' }, 'NEGOTIATE_WORKERS: expected an integer from 1 to ' + Math.max(64, os.availableParallelism() * 4) + ', got "0"'],
+    [[...port0, '--public-host', 'example.org:443'], {}, '--public-host: expected a host name or IP address without a port, got "example.org:443"'],
+    [port0, { NEGOTIATE_PROT: '8443' }, 'NEGOTIATE_PROT: unknown variable; did you mean NEGOTIATE_PORT?'],
+    [port0, { NEGOTIATE_HTTPPORT: '8080' }, 'NEGOTIATE_HTTPPORT: unknown variable; did you mean NEGOTIATE_HTTP_PORT?'],
+    [port0, { NEGOTIATE_COLOUR: 'blue' }, 'NEGOTIATE_COLOUR: unknown variable (see --help)'],
+  ];
+  for (const [args, env, line] of cases) {
+    const res = await runCli([...base, ...args], env);
+    const label = `${args.join(' ')} ${JSON.stringify(env)}`;
+    assert.equal(res.stderr, `negotiate-h2: ${line}\n`, label);
+    assert.equal(res.code, 2, label);
+  }
 });

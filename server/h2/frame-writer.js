@@ -1,11 +1,17 @@
 'use strict';
 // Serialises frames for one connection and hands them to the socket in one write per batch:
-// frame headers and small payloads are copied into a shared slab, large payloads are passed
-// by reference, and flush() writes everything queued since the last flush at once.
+// frame headers and small payloads are copied into a slab shared by all connections (as
+// Buffer.allocUnsafe shares its pool: an idle connection holds no output memory), large
+// payloads are passed by reference, and flush() writes everything queued since the last
+// flush at once.
 
 const { FRAME, FLAG, FRAME_HEADER_LENGTH } = require('./frame-types');
 
 const SLAB_SIZE = 64 * 1024;
+// Bytes handed to a socket stay referenced by it until written, so the slab is never
+// rewound: a new one replaces it when full, and the old one goes with its last view.
+let slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
+let slabUsed = 0;
 // Payloads up to this size are copied next to their frame header so that a typical batch
 // is one contiguous buffer (one write, no writev); larger ones are queued as they are.
 const COPY_LIMIT = 8 * 1024;
@@ -13,9 +19,10 @@ const COPY_LIMIT = 8 * 1024;
 class FrameWriter {
   #socket;
   #onBlocked;
-  #slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
-  #pos = 0;
-  #start = 0; // start of the slab bytes not yet queued as a chunk
+  // This writer's bytes in the slab not yet queued as a chunk: [#start, #end) of #segment.
+  #segment = null;
+  #start = 0;
+  #end = 0;
   #chunks = [];
   #scheduled = false;
   #flushBound = () => { this.#scheduled = false; this.flush(); };
@@ -41,8 +48,8 @@ class FrameWriter {
       this.#push(start === 0 && end === buf.length ? buf : buf.subarray(start, end));
     } else {
       const at = this.#header(type, flags, streamId, length, length);
-      if (length !== 0) buf.copy(this.#slab, at + FRAME_HEADER_LENGTH, start, end);
-      this.#pos += length;
+      if (length !== 0) buf.copy(slab, at + FRAME_HEADER_LENGTH, start, end);
+      this.#advance(length);
     }
     this.queuedBytes += FRAME_HEADER_LENGTH + length;
     this.#schedule();
@@ -53,40 +60,52 @@ class FrameWriter {
   frameUint32(type, flags, streamId, a, b) {
     const length = b === undefined ? 4 : 8;
     const at = this.#header(type, flags, streamId, length, length);
-    this.#slab.writeUInt32BE(a >>> 0, at + FRAME_HEADER_LENGTH);
-    if (b !== undefined) this.#slab.writeUInt32BE(b >>> 0, at + FRAME_HEADER_LENGTH + 4);
-    this.#pos += length;
+    slab.writeUInt32BE(a >>> 0, at + FRAME_HEADER_LENGTH);
+    if (b !== undefined) slab.writeUInt32BE(b >>> 0, at + FRAME_HEADER_LENGTH + 4);
+    this.#advance(length);
     this.queuedBytes += FRAME_HEADER_LENGTH + length;
     this.#schedule();
   }
 
   // Writes the 9-byte header with room for `room` payload bytes after it; returns its offset.
   #header(type, flags, streamId, length, room) {
-    if (this.#slab.length - this.#pos < FRAME_HEADER_LENGTH + room) this.#newSlab(FRAME_HEADER_LENGTH + room);
-    const slab = this.#slab;
-    const at = this.#pos;
+    const at = this.#reserve(FRAME_HEADER_LENGTH + room);
     slab[at] = length >>> 16;
     slab[at + 1] = (length >>> 8) & 0xff;
     slab[at + 2] = length & 0xff;
     slab[at + 3] = type;
     slab[at + 4] = flags;
     slab.writeUInt32BE(streamId, at + 5);
-    this.#pos = at + FRAME_HEADER_LENGTH;
+    this.#advance(FRAME_HEADER_LENGTH);
     return at;
   }
 
-  #newSlab(need) {
-    this.#cut();
-    this.#slab = Buffer.allocUnsafeSlow(Math.max(SLAB_SIZE, need));
-    this.#pos = 0;
-    this.#start = 0;
+  // The slab offset where `need` bytes can be written. They extend this writer's segment
+  // when no other writer wrote since (the common case: a batch is made in one go).
+  #reserve(need) {
+    if (slab.length - slabUsed < need) {
+      slab = Buffer.allocUnsafeSlow(Math.max(SLAB_SIZE, need));
+      slabUsed = 0;
+    }
+    if (this.#segment !== slab || this.#end !== slabUsed) {
+      this.#cut();
+      this.#segment = slab;
+      this.#start = slabUsed;
+      this.#end = slabUsed;
+    }
+    return slabUsed;
+  }
+
+  #advance(n) {
+    slabUsed += n;
+    this.#end = slabUsed;
   }
 
   // Queues the slab bytes written since the last cut as one chunk.
   #cut() {
-    if (this.#pos > this.#start) {
-      this.#chunks.push(this.#slab.subarray(this.#start, this.#pos));
-      this.#start = this.#pos;
+    if (this.#end > this.#start) {
+      this.#chunks.push(this.#segment.subarray(this.#start, this.#end));
+      this.#start = this.#end;
     }
   }
 
@@ -131,8 +150,8 @@ class FrameWriter {
     if (length <= maxFrameSize) {
       const at = this.#header(FRAME.HEADERS, flags | FLAG.END_HEADERS, streamId, length, length);
       let pos = at + FRAME_HEADER_LENGTH;
-      for (const part of parts) pos += part.copy(this.#slab, pos);
-      this.#pos = pos;
+      for (const part of parts) pos += part.copy(slab, pos);
+      this.#advance(length);
       this.queuedBytes += FRAME_HEADER_LENGTH + length;
       this.#schedule();
       return;

@@ -4,23 +4,53 @@
 // or the reason it is malformed (a stream error of type PROTOCOL_ERROR, 8.1.1).
 
 // 8.2.1 with RFC 9110 5.1: a field name is a token, and lowercase in HTTP/2.
-const FIELD_NAME = /^[a-z0-9!#$%&'*+\-.^_`|~]+$/;
+const NAME_CHARS = new Uint8Array(256);
+for (const c of "abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~") NAME_CHARS[c.charCodeAt(0)] = 1;
 // 8.2.1: no NUL, CR or LF anywhere, no whitespace at either end.
 const BAD_VALUE = /[\0\r\n]|^[ \t]|[ \t]$/;
 const CONTENT_LENGTH = /^[0-9]{1,15}$/;
 
 // 8.2.2: connection-specific fields are malformed in HTTP/2 (te is checked separately).
 const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
-const REQUEST_PSEUDO = new Set([':method', ':scheme', ':authority', ':path']);
 // RFC 6265 5.4 via 8.2.3: split cookie fields are joined with "; " before HTTP/1.1 semantics.
 const COOKIE_SEPARATOR = '; ';
 const LIST_SEPARATOR = ', ';
 // RFC 9113 6.5.2: each field counts its name and value octets plus 32.
 const FIELD_OVERHEAD = 32;
 
+function isFieldName(name) {
+  if (name.length === 0) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c > 0xff || NAME_CHARS[c] === 0) return false;
+  }
+  return true;
+}
+
+function isRequestPseudo(name) {
+  switch (name) {
+    case ':method': case ':scheme': case ':authority': case ':path': return true;
+    default: return false;
+  }
+}
+
+// The header object is a plain object (fast property access in the core); the two lowercase
+// names Object.prototype has are kept as own properties without touching the prototype.
+function own(headers, name) {
+  return name === '__proto__' || name === 'constructor' ? (Object.hasOwn(headers, name) ? headers[name] : undefined) : headers[name];
+}
+
+function set(headers, name, value) {
+  if (name === '__proto__' || name === 'constructor') {
+    Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    headers[name] = value;
+  }
+}
+
 // A regular field shared by requests and trailers: null, or why it is malformed.
 function checkField(name, value) {
-  if (!FIELD_NAME.test(name)) return `invalid field name "${name}"`;
+  if (!isFieldName(name)) return `invalid field name "${name}"`;
   if (BAD_VALUE.test(value)) return `invalid value of ${name}`;
   if (CONNECTION_SPECIFIC.has(name)) return `connection-specific field ${name}`;
   if (name === 'te' && value.toLowerCase() !== 'trailers') return 'te other than trailers';
@@ -30,7 +60,7 @@ function checkField(name, value) {
 // Fills `request` ({ headers, contentLength, listSize }) from fields ([[name, value], ...]).
 // Returns null, or a string saying why the request is malformed.
 function readRequestHeaders(fields, request) {
-  const headers = Object.create(null);
+  const headers = {};
   let regularSeen = false;
   let contentLength = -1;
   let listSize = 0;
@@ -40,7 +70,7 @@ function readRequestHeaders(fields, request) {
     listSize += name.length + value.length + FIELD_OVERHEAD;
     if (name.charCodeAt(0) === 0x3a /* : */) {
       if (regularSeen) return `pseudo-header ${name} after a regular field`;
-      if (!REQUEST_PSEUDO.has(name)) return `pseudo-header ${name} not allowed in a request`;
+      if (!isRequestPseudo(name)) return `pseudo-header ${name} not allowed in a request`;
       if (headers[name] !== undefined) return `duplicate ${name}`;
       if (BAD_VALUE.test(value)) return `invalid value of ${name}`;
       headers[name] = value;
@@ -55,9 +85,8 @@ function readRequestHeaders(fields, request) {
       if (contentLength !== -1 && contentLength !== n) return 'conflicting content-length';
       contentLength = n;
     }
-    const previous = headers[name];
-    if (previous === undefined) headers[name] = value;
-    else headers[name] = previous + (name === 'cookie' ? COOKIE_SEPARATOR : LIST_SEPARATOR) + value;
+    const previous = own(headers, name);
+    set(headers, name, previous === undefined ? value : previous + (name === 'cookie' ? COOKIE_SEPARATOR : LIST_SEPARATOR) + value);
   }
   const method = headers[':method'];
   if (method === undefined) return 'missing :method';
