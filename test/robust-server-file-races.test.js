@@ -61,10 +61,10 @@ forEachEngine((engine) => {
     if (skip) { ctx.skip(skip); return; }
     const inside = compressibleText(3000, 'inside');
     const insideBig = compressibleText(96 * 1024, 'inside-big');
-    const outsideDir = path.join(scratch, 'outside');
+    // One per engine: scratch is shared by the whole file.
+    const outsideDir = await fs.mkdtemp(path.join(scratch, 'outside-'));
     const marker = 'OUTSIDE-THE-ROOT-SECRET';
     const outside = compressibleText(3000, marker);
-    await fs.mkdir(outsideDir);
     await fs.writeFile(path.join(outsideDir, 'passwd'), outside);
     await fs.writeFile(path.join(outsideDir, 'passwd.br'), zlib.brotliCompressSync(outside));
     await fs.writeFile(path.join(outsideDir, 'big.txt'), compressibleText(96 * 1024, marker));

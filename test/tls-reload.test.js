@@ -56,6 +56,11 @@ async function waitForPresented(port, expected) {
   assert.equal(seen, expected, 'new handshakes never saw the new certificate');
 }
 
+async function waitForOutput(srv, pattern) {
+  const deadline = Date.now() + WAIT_MS;
+  while (!pattern.test(srv.output()) && Date.now() < deadline) await sleep(50);
+}
+
 function get(session, target) {
   return new Promise((resolve, reject) => {
     const req = session.request({ ':path': target });
@@ -140,6 +145,8 @@ forEachEngine((engine) => {
 
     srv.child.kill('SIGHUP');
     await waitForPresented(srv.port, fingerprint(b.cert));
+    // The log is flushed from a timer, so its line can come after the new certificate is in use.
+    await waitForOutput(srv, /info reloaded the certificate from \S+ after SIGHUP\n/);
     assert.match(srv.output(), /info reloaded the certificate from \S+ after SIGHUP\n/);
     assert.deepEqual(await srv.stop(), { code: 0, signal: null });
   });
