@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const fsp = require('node:fs/promises');
 const path = require('node:path');
 const tls = require('node:tls');
-const { startTestServer, spawnCli, compressibleText } = require('./helpers/server');
+const { startTestServer, spawnCli, makeTempDir, compressibleText } = require('./helpers/server');
 const { RawH2Client } = require('./helpers/h2-raw-client');
 const { TYPE, FLAG, frame } = require('./helpers/h2-frames');
 const { HTTP2_SETTINGS } = require('../server/start-server');
@@ -434,10 +434,14 @@ async function waitUntil(check, ms = 5000) {
 }
 
 
-test('the CLI selects the engine with --engine and NEGOTIATE_ENGINE', async () => {
+test('the CLI selects the engine with --engine and NEGOTIATE_ENGINE', async (ctx) => {
   const ours = encodeSettings(HTTP2_SETTINGS).toString('hex');
+  // Its own certificate and local CA, never the repository's certs/ or the user's config dir.
+  const dir = await makeTempDir('negotiate-engine-cli-');
+  ctx.after(() => fsp.rm(dir, { recursive: true, force: true }));
+  const tlsDirs = ['--certs-dir', path.join(dir, 'certs'), '--ca-dir', path.join(dir, 'ca')];
   for (const [args, env] of [[['--engine', 'native'], {}], [[], { NEGOTIATE_ENGINE: 'native' }]]) {
-    const cli = await spawnCli(['--port', '0', '--root', t.root, '--log-level', 'warn', ...args], { env });
+    const cli = await spawnCli(['--port', '0', '--root', t.root, '--log-level', 'warn', ...tlsDirs, ...args], { env });
     try {
       const c = await RawH2Client.connect(cli.port);
       const first = c.frames.find((f) => f.type === TYPE.SETTINGS && !(f.flags & FLAG.ACK));
