@@ -14,6 +14,9 @@ function createNativeListener({ tls, timeouts, core, log, isClosing, responseHea
     key: tls.key,
     ALPNProtocols: ['h2', 'http/1.1'],
     handshakeTimeout: timeouts.handshakeTimeout,
+    // The Host checks (RFC 9112 3.2) are http1.js's, the same for both engines; Node's own would
+    // answer a missing Host first, with an empty 400.
+    requireHostHeader: false,
   }, createHttp1Handler(core, log, isClosing));
   applyHttp1Limits(server, timeouts);
   // https.Server hands every TLS socket to its HTTP/1.1 connection listener; h2 sockets are

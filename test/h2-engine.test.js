@@ -9,15 +9,17 @@ const fs = require('node:fs');
 const fsp = require('node:fs/promises');
 const path = require('node:path');
 const tls = require('node:tls');
-const { startTestServer, spawnCli, compressibleText } = require('./helpers/server');
+const { startTestServer, spawnCli, makeTempDir, compressibleText } = require('./helpers/server');
 const { RawH2Client } = require('./helpers/h2-raw-client');
 const { TYPE, FLAG, frame } = require('./helpers/h2-frames');
 const { HTTP2_SETTINGS } = require('../server/start-server');
 const { encodeSettings } = require('../server/h2/settings');
 const { FrameWriter } = require('../server/h2/frame-writer');
 
-const ERR = { NO_ERROR: 0, PROTOCOL_ERROR: 1, INTERNAL_ERROR: 2, REFUSED_STREAM: 7, COMPRESSION_ERROR: 9, ENHANCE_YOUR_CALM: 11 };
+const ERR = { NO_ERROR: 0, PROTOCOL_ERROR: 1, INTERNAL_ERROR: 2, FRAME_SIZE_ERROR: 6, REFUSED_STREAM: 7, COMPRESSION_ERROR: 9, ENHANCE_YOUR_CALM: 11 };
+const PRIORITY = 0x2;
 const RST_STREAM = 0x3;
+const PING = 0x6;
 const SETTINGS_HEADER_TABLE_SIZE = 0x1;
 
 const SMALL = 'hello from the native engine\n';
@@ -97,6 +99,26 @@ test('an undecodable header block is a COMPRESSION_ERROR', async () => {
   await c.response(1);
   c.send(c.headersFrames(3, Buffer.from([0x80])));
   assert.deepEqual(await c.goaway(), { lastStreamId: 1, code: ERR.COMPRESSION_ERROR });
+});
+
+test('frames on a stream reset while idle are ignored, lower idle streams still open (RFC 9113 5.1)', async () => {
+  const c = await client();
+  const badPriority = frame(PRIORITY, 0, 5, Buffer.alloc(4));
+  c.send(badPriority);
+  assert.equal(await c.reset(5), ERR.FRAME_SIZE_ERROR);
+  c.send(badPriority);
+  // The client never used stream 3: it may still open it.
+  c.request(3, '/small.txt');
+  assert.equal((await c.response(3)).status, 200);
+  c.request(5, '/small.txt');
+  c.request(7, '/small.txt');
+  c.request(9, '/small.txt');
+  assert.equal((await c.response(7)).status, 200);
+  assert.equal((await c.response(9)).status, 200);
+  c.send(RawH2Client.ping());
+  await c.waitFor((f) => f.type === PING && (f.flags & FLAG.ACK) !== 0);
+  assert.deepEqual(c.frames.filter((f) => f.streamId === 5).map((f) => f.type), [RST_STREAM]);
+  await c.close();
 });
 
 test('streams beyond SETTINGS_MAX_CONCURRENT_STREAMS are refused, the others served', async () => {
@@ -412,10 +434,14 @@ async function waitUntil(check, ms = 5000) {
 }
 
 
-test('the CLI selects the engine with --engine and NEGOTIATE_ENGINE', async () => {
+test('the CLI selects the engine with --engine and NEGOTIATE_ENGINE', async (ctx) => {
   const ours = encodeSettings(HTTP2_SETTINGS).toString('hex');
+  // Its own certificate and local CA, never the repository's certs/ or the user's config dir.
+  const dir = await makeTempDir('negotiate-engine-cli-');
+  ctx.after(() => fsp.rm(dir, { recursive: true, force: true }));
+  const tlsDirs = ['--certs-dir', path.join(dir, 'certs'), '--ca-dir', path.join(dir, 'ca')];
   for (const [args, env] of [[['--engine', 'native'], {}], [[], { NEGOTIATE_ENGINE: 'native' }]]) {
-    const cli = await spawnCli(['--port', '0', '--root', t.root, '--log-level', 'warn', ...args], { env });
+    const cli = await spawnCli(['--port', '0', '--root', t.root, '--log-level', 'warn', ...tlsDirs, ...args], { env });
     try {
       const c = await RawH2Client.connect(cli.port);
       const first = c.frames.find((f) => f.type === TYPE.SETTINGS && !(f.flags & FLAG.ACK));

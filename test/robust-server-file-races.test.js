@@ -12,7 +12,7 @@ const fsSync = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { execFileSync } = require('node:child_process');
-const { startTestServer, makeTempDir, compressibleText } = require('./helpers/server');
+const { forEachEngine, startTestServer, makeTempDir, compressibleText } = require('./helpers/server');
 const { decode } = require('./helpers/clients');
 const { swapSkipReason, startSwapping } = require('./helpers/swapper');
 const { openInRoot, PROC_FD } = require('../server/open-in-root');
@@ -56,58 +56,61 @@ async function hammer(t, targets, count, parallel = PARALLEL) {
   return results;
 }
 
-test('a directory swapped for a symlink to outside the root never serves outside bytes', async (ctx) => {
-  if (skip) { ctx.skip(skip); return; }
-  const inside = compressibleText(3000, 'inside');
-  const insideBig = compressibleText(96 * 1024, 'inside-big');
-  const outsideDir = path.join(scratch, 'outside');
-  const marker = 'OUTSIDE-THE-ROOT-SECRET';
-  const outside = compressibleText(3000, marker);
-  await fs.mkdir(outsideDir);
-  await fs.writeFile(path.join(outsideDir, 'passwd'), outside);
-  await fs.writeFile(path.join(outsideDir, 'passwd.br'), zlib.brotliCompressSync(outside));
-  await fs.writeFile(path.join(outsideDir, 'big.txt'), compressibleText(96 * 1024, marker));
-  const t = await startTestServer({
-    // 64 KiB: big.txt is streamed from an fd re-opened per response, passwd served from memory.
-    bufferLimit: 64 * 1024,
-    files: {
-      'race/passwd': inside,
-      'race/passwd.br': zlib.brotliCompressSync(inside),
-      'race/big.txt': insideBig,
-      'ok.txt': 'ok\n',
-    },
-  });
-  try {
-    await fs.symlink(outsideDir, path.join(t.root, 'swap'));
-    const swapper = await startSwapping(path.join(t.root, 'race'), path.join(t.root, 'swap'));
-    let results;
-    let swaps;
+forEachEngine((engine) => {
+  test('a directory swapped for a symlink to outside the root never serves outside bytes', async (ctx) => {
+    if (skip) { ctx.skip(skip); return; }
+    const inside = compressibleText(3000, 'inside');
+    const insideBig = compressibleText(96 * 1024, 'inside-big');
+    // One per engine: scratch is shared by the whole file.
+    const outsideDir = await fs.mkdtemp(path.join(scratch, 'outside-'));
+    const marker = 'OUTSIDE-THE-ROOT-SECRET';
+    const outside = compressibleText(3000, marker);
+    await fs.writeFile(path.join(outsideDir, 'passwd'), outside);
+    await fs.writeFile(path.join(outsideDir, 'passwd.br'), zlib.brotliCompressSync(outside));
+    await fs.writeFile(path.join(outsideDir, 'big.txt'), compressibleText(96 * 1024, marker));
+    const t = await startTestServer({
+      engine,
+      // 64 KiB: big.txt is streamed from an fd re-opened per response, passwd served from memory.
+      bufferLimit: 64 * 1024,
+      files: {
+        'race/passwd': inside,
+        'race/passwd.br': zlib.brotliCompressSync(inside),
+        'race/big.txt': insideBig,
+        'ok.txt': 'ok\n',
+      },
+    });
     try {
-      results = await hammer(t, ['/race/passwd', '/race/big.txt'], REQUESTS);
+      await fs.symlink(outsideDir, path.join(t.root, 'swap'));
+      const swapper = await startSwapping(path.join(t.root, 'race'), path.join(t.root, 'swap'));
+      let results;
+      let swaps;
+      try {
+        results = await hammer(t, ['/race/passwd', '/race/big.txt'], REQUESTS);
+      } finally {
+        swaps = await swapper.stop();
+      }
+      const leaked = results.filter((r) => r.body && r.body.includes(marker));
+      const served = results.filter((r) => r.status === 200);
+      const failed = results.filter((r) => r.error);
+      ctx.diagnostic(`${results.length} requests during ${swaps} swaps: ${served.length} served, ${leaked.length} with outside bytes, ${failed.length} aborted`);
+      assert.equal(results.length, REQUESTS);
+      assert.ok(swaps > 100, `the swap loop ran (${swaps} swaps)`);
+      assert.equal(leaked.length, 0, `${leaked.length} of ${results.length} responses carried bytes from outside the root`);
+      for (const r of results) {
+        if (r.error) continue;
+        // 404 when the check saw the symlink, 503 when the file kept changing under every retry.
+        assert.ok([200, 404, 503].includes(r.status), `status ${r.status}`);
+        if (r.status === 200) assert.ok(r.body.equals(Buffer.from(inside)) || r.body.equals(Buffer.from(insideBig)), 'a whole inside file');
+      }
+      assert.ok(served.length > 0, 'some requests were served while the tree was in place');
+      // After the race the file is served normally.
+      const res = await t.h2('/race/passwd');
+      assert.equal(res.status, 200);
+      assert.equal(res.body.toString(), inside);
     } finally {
-      swaps = await swapper.stop();
+      await t.close();
     }
-    const leaked = results.filter((r) => r.body && r.body.includes(marker));
-    const served = results.filter((r) => r.status === 200);
-    const failed = results.filter((r) => r.error);
-    ctx.diagnostic(`${results.length} requests during ${swaps} swaps: ${served.length} served, ${leaked.length} with outside bytes, ${failed.length} aborted`);
-    assert.equal(results.length, REQUESTS);
-    assert.ok(swaps > 100, `the swap loop ran (${swaps} swaps)`);
-    assert.equal(leaked.length, 0, `${leaked.length} of ${results.length} responses carried bytes from outside the root`);
-    for (const r of results) {
-      if (r.error) continue;
-      // 404 when the check saw the symlink, 503 when the file kept changing under every retry.
-      assert.ok([200, 404, 503].includes(r.status), `status ${r.status}`);
-      if (r.status === 200) assert.ok(r.body.equals(Buffer.from(inside)) || r.body.equals(Buffer.from(insideBig)), 'a whole inside file');
-    }
-    assert.ok(served.length > 0, 'some requests were served while the tree was in place');
-    // After the race the file is served normally.
-    const res = await t.h2('/race/passwd');
-    assert.equal(res.status, 200);
-    assert.equal(res.body.toString(), inside);
-  } finally {
-    await t.close();
-  }
+  });
 });
 
 // Both proofs, without a race: what each accepts and refuses.
@@ -188,48 +191,51 @@ async function releaseFifos(fifos) {
   }
 }
 
-test('files and variants swapped for FIFOs get 404 and never stall the server', async (ctx) => {
-  if (skip) { ctx.skip(skip); return; }
-  const text = compressibleText(3000, 'fifo');
-  const t = await startTestServer({
-    files: { 'f/x.js': text, 'f/x.js.br': zlib.brotliCompressSync(text), 'ok.txt': 'still served\n' },
-  });
-  const fifos = ['fifo-file', 'fifo-variant', 'f/pipe.js', 'f/x.js.gz'].map((name) => path.join(t.root, name));
-  try {
-    for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
-    const swappers = await Promise.all([
-      startSwapping(path.join(t.root, 'f/x.js'), fifos[0]),
-      startSwapping(path.join(t.root, 'f/x.js.br'), fifos[1]),
-    ]);
-    let results;
-    let swaps;
+forEachEngine((engine) => {
+  test('files and variants swapped for FIFOs get 404 and never stall the server', async (ctx) => {
+    if (skip) { ctx.skip(skip); return; }
+    const text = compressibleText(3000, 'fifo');
+    const t = await startTestServer({
+      engine,
+      files: { 'f/x.js': text, 'f/x.js.br': zlib.brotliCompressSync(text), 'ok.txt': 'still served\n' },
+    });
+    const fifos = ['fifo-file', 'fifo-variant', 'f/pipe.js', 'f/x.js.gz'].map((name) => path.join(t.root, name));
     try {
-      results = await hammer(t, ['/f/x.js', '/f/x.js.br', '/f/pipe.js', '/f/x.js.gz'], REQUESTS, 16);
-    } finally {
-      swaps = await Promise.all(swappers.map((s) => s.stop()));
-    }
-    const timedOut = results.filter((r) => r.error);
-    ctx.diagnostic(`${results.length} requests during ${swaps.join(' + ')} swaps: ${timedOut.length} failed`);
-    assert.ok(swaps.every((n) => n > 100), `the swap loops ran (${swaps})`);
-    assert.deepEqual(timedOut.map((r) => r.error.message), [], 'every request during the race was answered');
-    // 404 when a FIFO was met, 503 when the file kept changing under every retry.
-    assert.deepEqual(results.filter((r) => ![200, 404, 503].includes(r.status)).map((r) => r.status), []);
+      for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
+      const swappers = await Promise.all([
+        startSwapping(path.join(t.root, 'f/x.js'), fifos[0]),
+        startSwapping(path.join(t.root, 'f/x.js.br'), fifos[1]),
+      ]);
+      let results;
+      let swaps;
+      try {
+        results = await hammer(t, ['/f/x.js', '/f/x.js.br', '/f/pipe.js', '/f/x.js.gz'], REQUESTS, 16);
+      } finally {
+        swaps = await Promise.all(swappers.map((s) => s.stop()));
+      }
+      const timedOut = results.filter((r) => r.error);
+      ctx.diagnostic(`${results.length} requests during ${swaps.join(' + ')} swaps: ${timedOut.length} failed`);
+      assert.ok(swaps.every((n) => n > 100), `the swap loops ran (${swaps})`);
+      assert.deepEqual(timedOut.map((r) => r.error.message), [], 'every request during the race was answered');
+      // 404 when a FIFO was met, 503 when the file kept changing under every retry.
+      assert.deepEqual(results.filter((r) => ![200, 404, 503].includes(r.status)).map((r) => r.status), []);
 
-    // After the race: ordinary files promptly, FIFOs 404.
-    const deadline = AbortSignal.timeout(PROMPT_MS);
-    const within = (p) => Promise.race([p, new Promise((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`no answer within ${PROMPT_MS} ms`))))]);
-    const ok = await within(t.h1('/ok.txt'));
-    assert.equal(ok.status, 200);
-    assert.equal(ok.body.toString(), 'still served\n');
-    const file = await within(t.h2('/f/x.js', { headers: { 'accept-encoding': 'br' } }));
-    assert.equal(file.status, 200);
-    assert.equal((await decode(file.headers['content-encoding'], file.body)).toString(), text);
-    for (const target of ['/f/pipe.js', '/fifo-file', '/f/x.js.gz']) {
-      const res = await within(t.h2(target));
-      assert.equal(res.status, 404, target);
+      // After the race: ordinary files promptly, FIFOs 404.
+      const deadline = AbortSignal.timeout(PROMPT_MS);
+      const within = (p) => Promise.race([p, new Promise((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`no answer within ${PROMPT_MS} ms`))))]);
+      const ok = await within(t.h1('/ok.txt'));
+      assert.equal(ok.status, 200);
+      assert.equal(ok.body.toString(), 'still served\n');
+      const file = await within(t.h2('/f/x.js', { headers: { 'accept-encoding': 'br' } }));
+      assert.equal(file.status, 200);
+      assert.equal((await decode(file.headers['content-encoding'], file.body)).toString(), text);
+      for (const target of ['/f/pipe.js', '/fifo-file', '/f/x.js.gz']) {
+        const res = await within(t.h2(target));
+        assert.equal(res.status, 404, target);
+      }
+    } finally {
+      await releaseFifos(fifos);
+      await t.close();
     }
-  } finally {
-    await releaseFifos(fifos);
-    await t.close();
-  }
+  });
 });

@@ -15,7 +15,7 @@ const http2 = require('node:http2');
 const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { spawnCli, makeTempDir, testCertificate, REPO_ROOT } = require('./helpers/server');
+const { forEachEngine, spawnCli, makeTempDir, testCertificate, REPO_ROOT } = require('./helpers/server');
 const { createClients } = require('./helpers/clients');
 
 // The local CA every server in this file signs its certificate with: a temporary --ca-dir
@@ -66,113 +66,116 @@ test('bad options: one line on stderr and exit code 2', async () => {
   }
 });
 
-test('first start makes a localhost certificate, later starts reuse it', async (t) => {
-  const { root, certsDir } = await fixture(t);
-  const first = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir]);
-  t.after(() => first.stop('SIGKILL'));
-  assert.match(first.url, /^https:\/\/localhost:\d+\/$/);
-  assert.notEqual(first.port, 0, 'port 0 prints the real port');
-  assert.equal(first.output().match(/made a localhost certificate signed by the local CA/g).length, 1);
-  const cert = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'), 'utf8');
-  const x509 = new crypto.X509Certificate(cert);
-  assert.match(x509.subjectAltName, /DNS:localhost/);
-  assert.match(x509.subjectAltName, /IP Address:127\.0\.0\.1/);
-  assert.match(x509.subjectAltName, /IP Address:0:0:0:0:0:0:0:1/);
-  assert.ok(x509.verify(new crypto.X509Certificate(await readCa()).publicKey), 'signed by the local CA');
-  const res = await createClients({ port: first.port, ca: await readCa() }).h2('/');
-  assert.equal(res.status, 200);
-  assert.deepEqual(await first.stop(), { code: 0, signal: null });
+forEachEngine((engine) => {
+  test('first start makes a localhost certificate, later starts reuse it', async (t) => {
+    const { root, certsDir } = await fixture(t);
+    const first = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir], { engine });
+    t.after(() => first.stop('SIGKILL'));
+    assert.match(first.url, /^https:\/\/localhost:\d+\/$/);
+    assert.notEqual(first.port, 0, 'port 0 prints the real port');
+    assert.equal(first.output().match(/made a localhost certificate signed by the local CA/g).length, 1);
+    const cert = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'), 'utf8');
+    const x509 = new crypto.X509Certificate(cert);
+    assert.match(x509.subjectAltName, /DNS:localhost/);
+    assert.match(x509.subjectAltName, /IP Address:127\.0\.0\.1/);
+    assert.match(x509.subjectAltName, /IP Address:0:0:0:0:0:0:0:1/);
+    assert.ok(x509.verify(new crypto.X509Certificate(await readCa()).publicKey), 'signed by the local CA');
+    const res = await createClients({ port: first.port, ca: await readCa() }).h2('/');
+    assert.equal(res.status, 200);
+    assert.deepEqual(await first.stop(), { code: 0, signal: null });
 
-  const second = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir]);
-  t.after(() => second.stop('SIGKILL'));
-  assert.doesNotMatch(second.output(), /made a/);
-  assert.equal(await fs.readFile(path.join(certsDir, 'localhost-cert.pem'), 'utf8'), cert);
-  assert.deepEqual(await second.stop(), { code: 0, signal: null });
-});
-
-test('environment twins configure the server; the HTTP port redirects to HTTPS', async (t) => {
-  const { root, certsDir } = await fixture(t);
-  const srv = await spawnCli([], {
-    env: { NEGOTIATE_PORT: '0', NEGOTIATE_ROOT: root, NEGOTIATE_CERTS_DIR: certsDir, NEGOTIATE_HTTP_PORT: '0', NEGOTIATE_CACHE_CONTROL: 'no-cache' },
+    const second = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir], { engine });
+    t.after(() => second.stop('SIGKILL'));
+    assert.doesNotMatch(second.output(), /made a/);
+    assert.equal(await fs.readFile(path.join(certsDir, 'localhost-cert.pem'), 'utf8'), cert);
+    assert.deepEqual(await second.stop(), { code: 0, signal: null });
   });
-  t.after(() => srv.stop('SIGKILL'));
-  assert.ok(srv.httpUrl, srv.output());
-  const httpPort = Number(new URL(srv.httpUrl).port);
-  const ask = (method, target) => new Promise((resolve, reject) => {
-    http.request({ host: '127.0.0.1', port: httpPort, method, path: target, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res));
-    }).on('error', reject).end();
+
+  test('environment twins configure the server; the HTTP port redirects to HTTPS', async (t) => {
+    const { root, certsDir } = await fixture(t);
+    const srv = await spawnCli([], {
+      engine,
+      env: { NEGOTIATE_PORT: '0', NEGOTIATE_ROOT: root, NEGOTIATE_CERTS_DIR: certsDir, NEGOTIATE_HTTP_PORT: '0', NEGOTIATE_CACHE_CONTROL: 'no-cache' },
+    });
+    t.after(() => srv.stop('SIGKILL'));
+    assert.ok(srv.httpUrl, srv.output());
+    const httpPort = Number(new URL(srv.httpUrl).port);
+    const ask = (method, target) => new Promise((resolve, reject) => {
+      http.request({ host: '127.0.0.1', port: httpPort, method, path: target, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res));
+      }).on('error', reject).end();
+    });
+    const get = await ask('GET', '/a/b?c=d');
+    assert.equal(get.statusCode, 301);
+    assert.equal(get.headers.location, `https://127.0.0.1:${srv.port}/a/b?c=d`);
+    const post = await ask('POST', '/form');
+    assert.equal(post.statusCode, 308);
+    const ca = await readCa();
+    const page = await createClients({ port: srv.port, ca }).h1('/');
+    assert.equal(page.headers['cache-control'], 'no-cache');
+    assert.deepEqual(await srv.stop(), { code: 0, signal: null });
+    assert.match(srv.output(), /info GET \/ 200 identity 14 [\d.]+ms\n/, 'access log line');
   });
-  const get = await ask('GET', '/a/b?c=d');
-  assert.equal(get.statusCode, 301);
-  assert.equal(get.headers.location, `https://127.0.0.1:${srv.port}/a/b?c=d`);
-  const post = await ask('POST', '/form');
-  assert.equal(post.statusCode, 308);
-  const ca = await readCa();
-  const page = await createClients({ port: srv.port, ca }).h1('/');
-  assert.equal(page.headers['cache-control'], 'no-cache');
-  assert.deepEqual(await srv.stop(), { code: 0, signal: null });
-  assert.match(srv.output(), /info GET \/ 200 identity 14 [\d.]+ms\n/, 'access log line');
-});
 
-test('SIGTERM lets in-flight responses finish, then exits 0', async (t) => {
-  const { root, certsDir } = await fixture(t);
-  const big = crypto.randomBytes(16 * 1024 * 1024);
-  await fs.writeFile(path.join(root, 'big.bin'), big);
-  const srv = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir, '--log-level', 'warn']);
-  t.after(() => srv.stop('SIGKILL'));
-  const ca = await readCa();
+  test('SIGTERM lets in-flight responses finish, then exits 0', async (t) => {
+    const { root, certsDir } = await fixture(t);
+    const big = crypto.randomBytes(16 * 1024 * 1024);
+    await fs.writeFile(path.join(root, 'big.bin'), big);
+    const srv = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir, '--log-level', 'warn'], { engine });
+    t.after(() => srv.stop('SIGKILL'));
+    const ca = await readCa();
 
-  // One slow HTTP/1.1 download and one HTTP/2 download, both paused mid-body.
-  let h1Received = 0;
-  const h1Done = new Promise((resolve, reject) => {
-    https.get({ host: '127.0.0.1', port: srv.port, path: '/big.bin', ca, servername: 'localhost', agent: false }, (res) => {
-      res.pause();
-      res.on('data', (c) => { h1Received += c.length; });
-      res.on('end', () => resolve(res.complete));
-      res.on('error', reject);
-      h1Started(res);
-    }).on('error', reject);
+    // One slow HTTP/1.1 download and one HTTP/2 download, both paused mid-body.
+    let h1Received = 0;
+    const h1Done = new Promise((resolve, reject) => {
+      https.get({ host: '127.0.0.1', port: srv.port, path: '/big.bin', ca, servername: 'localhost', agent: false }, (res) => {
+        res.pause();
+        res.on('data', (c) => { h1Received += c.length; });
+        res.on('end', () => resolve(res.complete));
+        res.on('error', reject);
+        h1Started(res);
+      }).on('error', reject);
+    });
+    let h1Started;
+    const h1Response = new Promise((resolve) => { h1Started = resolve; });
+    const session = http2.connect(`https://127.0.0.1:${srv.port}`, { ca, servername: 'localhost' });
+    session.on('error', () => {});
+    const stream = session.request({ ':path': '/big.bin' });
+    stream.pause();
+    let h2Received = 0;
+    const h2Done = new Promise((resolve, reject) => {
+      stream.on('data', (c) => { h2Received += c.length; });
+      stream.on('end', resolve);
+      stream.on('error', reject);
+    });
+    await new Promise((resolve) => stream.once('response', resolve));
+    const res1 = await h1Response;
+
+    srv.child.kill('SIGTERM');
+    await sleep(300);
+    assert.equal(srv.child.exitCode, null, 'still running while responses are in flight');
+    res1.resume();
+    stream.resume();
+    assert.equal(await h1Done, true);
+    await h2Done;
+    assert.equal(h1Received, big.length);
+    assert.equal(h2Received, big.length);
+    assert.deepEqual(await srv.exited, { code: 0, signal: null });
+    session.destroy();
   });
-  let h1Started;
-  const h1Response = new Promise((resolve) => { h1Started = resolve; });
-  const session = http2.connect(`https://127.0.0.1:${srv.port}`, { ca, servername: 'localhost' });
-  session.on('error', () => {});
-  const stream = session.request({ ':path': '/big.bin' });
-  stream.pause();
-  let h2Received = 0;
-  const h2Done = new Promise((resolve, reject) => {
-    stream.on('data', (c) => { h2Received += c.length; });
-    stream.on('end', resolve);
-    stream.on('error', reject);
+
+  test('--workers 2 shares one port across processes', async (t) => {
+    const { root, certsDir } = await fixture(t);
+    const srv = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir, '--workers', '2', '--log-level', 'warn'], { engine });
+    t.after(() => srv.stop('SIGKILL'));
+    assert.equal(srv.output().match(/listening on/g).length, 1, 'the URL is printed once');
+    const ca = await readCa();
+    const clients = createClients({ port: srv.port, ca });
+    const results = await Promise.all(Array.from({ length: 6 }, () => clients.h1('/')));
+    for (const res of results) assert.equal(res.body.toString(), '<h1>hello</h1>');
+    assert.deepEqual(await srv.stop(), { code: 0, signal: null });
   });
-  await new Promise((resolve) => stream.once('response', resolve));
-  const res1 = await h1Response;
-
-  srv.child.kill('SIGTERM');
-  await sleep(300);
-  assert.equal(srv.child.exitCode, null, 'still running while responses are in flight');
-  res1.resume();
-  stream.resume();
-  assert.equal(await h1Done, true);
-  await h2Done;
-  assert.equal(h1Received, big.length);
-  assert.equal(h2Received, big.length);
-  assert.deepEqual(await srv.exited, { code: 0, signal: null });
-  session.destroy();
-});
-
-test('--workers 2 shares one port across processes', async (t) => {
-  const { root, certsDir } = await fixture(t);
-  const srv = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir, '--workers', '2', '--log-level', 'warn']);
-  t.after(() => srv.stop('SIGKILL'));
-  assert.equal(srv.output().match(/listening on/g).length, 1, 'the URL is printed once');
-  const ca = await readCa();
-  const clients = createClients({ port: srv.port, ca });
-  const results = await Promise.all(Array.from({ length: 6 }, () => clients.h1('/')));
-  for (const res of results) assert.equal(res.body.toString(), '<h1>hello</h1>');
-  assert.deepEqual(await srv.stop(), { code: 0, signal: null });
 });
 
 test('start-up errors: exactly one line naming the flag or variable, exit 2', async (t) => {

@@ -5,7 +5,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startTestServer } = require('./helpers/server');
+const { forEachEngine, startTestServer } = require('./helpers/server');
 const { rawTls } = require('./helpers/raw-tls');
 
 // [request head (without the final CRLF), status, body]
@@ -23,18 +23,20 @@ const CASES = [
   ['GET /ok.txt HTTP/1.0\r\nHost: a.example\r\nHost: b.example\r\n', 400, 'more than one Host header\n'],
 ];
 
-test('Host header over HTTP/1.x: exact statuses', async (t) => {
-  const srv = await startTestServer({ files: { 'ok.txt': 'ok' } });
-  t.after(() => srv.close());
-  for (const alpn of [['http/1.1'], []]) {
-    for (const [head, status, body] of CASES) {
-      const label = `${alpn[0] || 'no ALPN'}: ${JSON.stringify(head)}`;
-      const res = await rawTls({ port: srv.port, ca: srv.server.certificate, alpn, request: `${head}\r\n` });
-      assert.equal(res.status, status, label);
-      assert.equal(res.body, body, label);
-      if (status === 400) assert.deepEqual(res.headers.connection, ['close'], label);
+forEachEngine((engine) => {
+  test('Host header over HTTP/1.x: exact statuses', async (t) => {
+    const srv = await startTestServer({ engine, files: { 'ok.txt': 'ok' } });
+    t.after(() => srv.close());
+    for (const alpn of [['http/1.1'], []]) {
+      for (const [head, status, body] of CASES) {
+        const label = `${alpn[0] || 'no ALPN'}: ${JSON.stringify(head)}`;
+        const res = await rawTls({ port: srv.port, ca: srv.server.certificate, alpn, request: `${head}\r\n` });
+        assert.equal(res.status, status, label);
+        assert.equal(res.body, body, label);
+        if (status === 400) assert.deepEqual(res.headers.connection, ['close'], label);
+      }
     }
-  }
-  // The 400s did not disturb anything else.
-  assert.equal((await srv.h2('/ok.txt')).status, 200);
+    // The 400s did not disturb anything else.
+    assert.equal((await srv.h2('/ok.txt')).status, 200);
+  });
 });

@@ -2,6 +2,8 @@
 // --http-port redirects only to names the server answers for: the certificate's DNS and IP
 // subjectAltNames (the test certificate: localhost, 127.0.0.1, ::1) and --public-host. Any other
 // Host, a missing one or a repeated one gets 400, so the port cannot be used as an open redirect.
+// Runs once, not per HTTP/2 engine: the redirect port is a plain HTTP/1.1 server
+// (server/redirect-server.js) that start-server.js makes the same way whatever --engine says.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -68,6 +68,9 @@ class Http2Connection extends EventEmitter {
   #recentlyClosed = new Int32Array(RECENTLY_CLOSED);
   #recentlyClosedNext = 0;
   #lastStreamId = 0;
+  // The highest stream we reset while it was idle (a malformed PRIORITY): its HEADERS, when
+  // they come, are ignored like any frame after our RST_STREAM (5.1).
+  #highestIdleReset = 0;
   #sendWindow = DEFAULT_WINDOW_SIZE;
   #receiveWindow = new ReceiveWindow(DEFAULT_WINDOW_SIZE);
   #continuation = null; // { id, flags, fragments, size, selfDependent } until END_HEADERS
@@ -272,6 +275,7 @@ class Http2Connection extends EventEmitter {
       return;
     }
     this.#lastStreamId = id;
+    if (id <= this.#highestIdleReset && this.#closedHow(id) === CLOSED_BY_OUR_RESET) return;
     if (this.#goawaySent) {
       // Past our GOAWAY: ignored, as the peer was told (6.8).
       this.#rememberClosed(id, true);
@@ -335,10 +339,13 @@ class Http2Connection extends EventEmitter {
 
   #onPriority(id, payload) {
     if (id === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'PRIORITY on stream 0');
-    if (payload.length !== 5) throw new StreamError(id, ERROR.FRAME_SIZE_ERROR, 'PRIORITY length');
     // 5.3.2 deprecates the priority scheme; only its one rule that is an error is kept. No
     // priority tree is kept either, so PRIORITY frames cost next to nothing (CVE-2019-9513).
-    if ((payload.readUInt32BE(0) & 0x7fffffff) === id) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
+    let problem = null;
+    if (payload.length !== 5) problem = new StreamError(id, ERROR.FRAME_SIZE_ERROR, 'PRIORITY length');
+    else if ((payload.readUInt32BE(0) & 0x7fffffff) === id) problem = new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
+    // A stream we reset gets no second RST_STREAM: frames after ours are ignored (5.1).
+    if (problem !== null && this.#closedHow(id) !== CLOSED_BY_OUR_RESET) throw problem;
   }
 
   #onRstStream(id, payload) {
@@ -553,8 +560,12 @@ class Http2Connection extends EventEmitter {
   #resetStream(id, code) {
     this.#writer.frameUint32(FRAME.RST_STREAM, 0, id, code);
     const stream = this.#streams.get(id);
-    if (stream !== undefined) this.#closeStream(stream, true);
-    else this.#rememberClosed(id, true);
+    if (stream !== undefined) {
+      this.#closeStream(stream, true);
+      return;
+    }
+    this.#rememberClosed(id, true);
+    if (id > this.#lastStreamId) this.#highestIdleReset = Math.max(this.#highestIdleReset, id);
   }
 
   #closeStream(stream, resetByUs) {
@@ -579,8 +590,11 @@ class Http2Connection extends EventEmitter {
   }
 
   // Only asked about frames on streams that are not open, which well-behaved peers rarely send.
+  // Newest first: a stream closed, then reset by us for a frame on it, is in the ring twice,
+  // and the reset is what counts.
   #closedHow(id) {
-    for (const entry of this.#recentlyClosed) {
+    for (let n = 1; n <= RECENTLY_CLOSED; n++) {
+      const entry = this.#recentlyClosed[(this.#recentlyClosedNext - n + RECENTLY_CLOSED) % RECENTLY_CLOSED];
       if (entry === id) return CLOSED;
       if (entry === -id) return CLOSED_BY_OUR_RESET;
     }
