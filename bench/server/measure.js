@@ -7,6 +7,8 @@ const { fetchSample } = require('../lib/fetch-sample');
 const { decodeBody } = require('../lib/decode-body');
 const { startProjectServer } = require('./project-server');
 const { startNginx } = require('./nginx');
+const { startH2o } = require('./h2o');
+const { acceptEncodings } = require('./accept-encodings');
 const { runLoad } = require('./load-clients');
 const { variantSize } = require('./corpus');
 const { SERVERS, MODES } = require('./plan');
@@ -14,32 +16,45 @@ const { SERVERS, MODES } = require('./plan');
 const SERVER_CORE = 0;
 const CLIENT_CORE = 1;
 
+const STARTERS = {
+  nginx: (spec, common, ctx) => startNginx({ ...common, openFileCache: Boolean(spec.openFileCache), tmpDir: ctx.tmpDir }),
+  h2o: (spec, common, ctx) => startH2o({ ...common, tmpDir: ctx.tmpDir }),
+  project: (spec, common, ctx) => startProjectServer({
+    ...common, serverDir: ctx.serverDir, brotliEngine: spec.brotliEngine, engine: spec.engine, caps: ctx.caps,
+  }),
+};
+
 function startServer(row, ctx) {
   const spec = SERVERS[row.server];
   const root = ctx.corpus.roots[MODES[row.mode].root];
   const pin = (cmd, args) => ctx.pinning.wrap(SERVER_CORE, cmd, args);
-  const common = { root, workers: spec.workers, cert: ctx.tls.cert, key: ctx.tls.key, pin };
-  return spec.impl === 'nginx'
-    ? startNginx({ ...common, tmpDir: ctx.tmpDir })
-    : startProjectServer({ ...common, serverDir: ctx.serverDir, brotliEngine: spec.brotliEngine });
+  return STARTERS[spec.impl](spec, { root, workers: spec.workers, cert: ctx.tls.cert, key: ctx.tls.key, pin }, ctx);
 }
 
-// What the response should be: the coding asked for, except for files that
-// are not worth compressing; precompressed rows must send the variant itself.
+// What the response to each of the row's Accept-Encoding headers should be:
+// the row's coding, except for files that are not worth compressing;
+// precompressed rows must send the variant itself. The first problem wins.
 async function checkSample(row, ctx, url) {
   const file = ctx.corpus.files[row.file];
-  const res = await fetchSample(url + file.name, { protocol: row.protocol, acceptEncoding: row.coding });
-  const encoding = res.headers['content-encoding'] || 'identity';
   const expected = file.compressible ? row.coding : 'identity';
-  const sample = { status: Number(res.status), contentEncoding: encoding, bytes: res.body.length, ok: false, problem: null };
-  if (sample.status !== 200) sample.problem = `status ${sample.status}`;
-  else if (encoding !== expected) sample.problem = `content-encoding ${encoding}, expected ${expected}`;
-  else if (!(await decodeBody(encoding, res.body)).equals(file.bytes)) sample.problem = 'decoded body differs from the source file';
-  else if (row.mode === 'static' && expected !== 'identity') {
-    const size = await variantSize(ctx.corpus.roots.variants, file.name, expected);
-    if (size !== res.body.length) sample.problem = `body is ${res.body.length} B but the precompressed variant is ${size} B`;
+  let sample;
+  for (const { client, header } of acceptEncodings(row.coding)) {
+    const res = await fetchSample(url + file.name, { protocol: row.protocol, acceptEncoding: header });
+    const encoding = res.headers['content-encoding'] || 'identity';
+    sample = { status: Number(res.status), contentEncoding: encoding, bytes: res.body.length, ok: false, problem: null };
+    if (sample.status !== 200) sample.problem = `status ${sample.status}`;
+    else if (encoding !== expected) sample.problem = `content-encoding ${encoding}, expected ${expected}`;
+    else if (!(await decodeBody(encoding, res.body)).equals(file.bytes)) sample.problem = 'decoded body differs from the source file';
+    else if (row.mode === 'static' && expected !== 'identity') {
+      const size = await variantSize(ctx.corpus.roots.variants, file.name, expected);
+      if (size !== res.body.length) sample.problem = `body is ${res.body.length} B but the precompressed variant is ${size} B`;
+    }
+    if (sample.problem) {
+      sample.problem = `${client} (Accept-Encoding: ${header ?? 'none'}): ${sample.problem}`;
+      return sample;
+    }
   }
-  sample.ok = sample.problem === null;
+  sample.ok = true;
   return sample;
 }
 
@@ -52,9 +67,11 @@ async function measureRun(row, ctx) {
   let usage;
   try {
     const clientPin = (cmd, args) => ctx.pinning.wrap(CLIENT_CORE, cmd, args);
-    const load = { url: server.url + ctx.corpus.files[row.file].name, acceptEncoding: row.coding, pin: clientPin, tmpDir: ctx.tmpDir };
+    const load = {
+      url: server.url + ctx.corpus.files[row.file].name, headers: acceptEncodings(row.coding), load: row.load || 'many', pin: clientPin, tmpDir: ctx.tmpDir,
+    };
     // A warm-up whose client hung at the end still warmed the server up.
-    if (MODES[row.mode].warmUp) {
+    if (MODES[row.mode].warmUp && ctx.warmUpS > 0) {
       await runLoad(row.protocol, { ...load, durationS: ctx.warmUpS }).catch((err) => {
         if (err.code !== 'EH2LOADHANG') throw err;
       });

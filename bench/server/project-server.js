@@ -9,12 +9,18 @@ const { spawnGroup, stopGroup, waitForLine } = require('../lib/process-group');
 // measures the process users run.
 const NODE_FLAGS = scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
 
-async function startProjectServer({ serverDir, root, workers, brotliEngine, cert, key, pin }) {
+// engine is passed only to servers that have --engine (caps.engineOption).
+function serverArgs({ serverDir, root, workers, brotliEngine, engine, cert, key, caps }) {
   const args = [...NODE_FLAGS, serverDir, '--root', root, '--port', '0', '--host', '127.0.0.1', '--log-level', 'error',
     '--cert', cert, '--key', key];
   if (workers > 1) args.push('--workers', String(workers));
   if (brotliEngine) args.push('--brotli-engine', brotliEngine);
-  const [cmd, cmdArgs] = pin(process.execPath, args);
+  if (caps.engineOption) args.push('--engine', engine);
+  return args;
+}
+
+async function startProjectServer({ pin, ...options }) {
+  const [cmd, cmdArgs] = pin(process.execPath, serverArgs(options));
   const child = spawnGroup(cmd, cmdArgs);
   let line;
   try {
@@ -33,4 +39,4 @@ async function startProjectServer({ serverDir, root, workers, brotliEngine, cert
   };
 }
 
-module.exports = { startProjectServer };
+module.exports = { startProjectServer, serverArgs };

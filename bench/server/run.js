@@ -6,8 +6,9 @@ const fs = require('node:fs/promises');
 const os = require('node:os');
 const path = require('node:path');
 const { parseOptions } = require('./options');
-const { buildPlan, estimateSeconds, MODES, SERVERS } = require('./plan');
+const { buildPlan, estimateSeconds, MODES, SERVERS, LOADS } = require('./plan');
 const { checkRequirements } = require('./requirements');
+const { serverCapabilities } = require('./capabilities');
 const { buildCorpus, variantSize } = require('./corpus');
 const { measureRun, SERVER_CORE, CLIENT_CORE } = require('./measure');
 const { clientSettings } = require('./load-clients');
@@ -20,7 +21,8 @@ const { writeReadme } = require('../lib/results-readme');
 const { installCleanupHandlers, registerTempDir, removeTempDir, runToCompletion } = require('../lib/process-group');
 
 const minutes = (s) => `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
-const describe = (r) => `${r.protocol} ${r.file} ${MODES[r.mode].label} ${r.coding} @ ${SERVERS[r.server].label}`;
+const describe = (r) => `${r.protocol} ${r.file} ${MODES[r.mode].label} ${r.coding} @ ${SERVERS[r.server].label}`
+  + `${r.load === 'many' ? '' : `, ${LOADS[r.load].label}`}`;
 
 function printPlan(rows, opts) {
   const runnable = rows.filter((r) => !r.skip);
@@ -35,6 +37,7 @@ async function toolVersions() {
     wrk: await toolVersion('wrk', ['-v'], /wrk (\S+)/),
     h2load: await toolVersion('h2load', ['--version'], /h2load nghttp2\/(\S+)/),
     nginx: await toolVersion('nginx', ['-v'], /nginx\/(\S+)/),
+    h2o: await toolVersion('h2o', ['--version'], /h2o version (\S+)/),
     taskset: await toolVersion('taskset', ['-V'], /util-linux (\S+)/),
   };
 }
@@ -59,7 +62,8 @@ function runLine(run) {
 async function main() {
   const opts = parseOptions(process.argv.slice(2));
   if (opts.help) return console.log(opts.help);
-  const rows = buildPlan(opts.plan, opts.filters);
+  const caps = await serverCapabilities(opts.serverDir);
+  const rows = buildPlan(opts.plan, opts.filters, caps);
   if (rows.length === 0) throw Object.assign(new Error('the filters leave no rows to run'), { code: 'EEMPTYPLAN' });
   printPlan(rows, opts);
   if (opts.dryRun) return;
@@ -76,7 +80,7 @@ async function main() {
   const tls = await writeSelfSignedCert(tmpDir);
   const precompress = (dir) => runToCompletion(process.execPath, [path.join(opts.serverDir, 'precompress.js'), dir, '--quiet'], { timeoutMs: 300000, name: 'precompress' });
   const corpus = await buildCorpus(tmpDir, { precompress });
-  const ctx = { ...opts, tmpDir, pinning, tls, corpus };
+  const ctx = { ...opts, tmpDir, pinning, tls, corpus, caps };
 
   // Repeats are the outer loop so that a disturbance from other work on the
   // machine hits one run of many rows rather than every run of one row.
@@ -106,7 +110,7 @@ async function main() {
     finishedAt: finishedAt.toISOString(),
     tools: await toolVersions(),
     config: {
-      plan: opts.plan, durationS: opts.durationS, warmUpS: opts.warmUpS, repeat: opts.repeat,
+      plan: opts.plan, durationS: opts.durationS, warmUpS: opts.warmUpS, repeat: opts.repeat, engines: caps.engines,
       clients: clientSettings(),
       pinning: pinning.enabled ? { serverCpu: SERVER_CORE, clientCpu: CLIENT_CORE } : { off: pinning.reason },
       loadAverageAtEnd: os.loadavg(),

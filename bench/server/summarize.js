@@ -5,6 +5,7 @@ const { summarize } = require('../lib/stats');
 const METRICS = {
   reqPerSec: (r) => r.reqPerSec,
   bytesPerSec: (r) => r.bytesPerSec,
+  meanMs: (r) => r.latencyMs.mean,
   p50Ms: (r) => r.latencyMs.p50,
   p90Ms: (r) => r.latencyMs.p90,
   p99Ms: (r) => r.latencyMs.p99,
