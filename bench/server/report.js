@@ -29,7 +29,7 @@ function checkCell(row) {
   const s = row.summary;
   if (!s.reqPerSec) return `failed: ${s.problems.map(brief).join('; ')}`;
   if (s.problems.length) return `✗ ${s.problems.map(brief).join('; ')}`;
-  return `✓ ${s.contentEncoding}`;
+  return `✓ ${s.contentEncoding}${s.h2loadHangs ? ` (${s.h2loadHangs} hung h2load run${s.h2loadHangs > 1 ? 's' : ''} repeated)` : ''}`;
 }
 
 const COLUMNS = [

@@ -56,7 +56,8 @@ function runLine(run) {
   if (run.error) return `FAILED: ${run.error}`;
   const mb = (b) => (b / 2 ** 20).toFixed(0);
   return `${Math.round(run.reqPerSec)} req/s, p99 ${run.latencyMs.p99?.toFixed(1)} ms, ${run.errors.total} errors, `
-    + `peak RSS ${mb(run.peakRssBytes)} MB, ${run.cpuSeconds.toFixed(1)} CPU s, body ${run.sample.ok ? 'ok' : run.sample.problem}`;
+    + `peak RSS ${mb(run.peakRssBytes)} MB, ${run.cpuSeconds.toFixed(1)} CPU s, body ${run.sample.ok ? 'ok' : run.sample.problem}`
+    + `${run.h2loadHangs ? `, after ${run.h2loadHangs} hung h2load run${run.h2loadHangs > 1 ? 's' : ''}` : ''}`;
 }
 
 async function main() {
