@@ -58,10 +58,10 @@ async function checkSample(row, ctx, url) {
   return sample;
 }
 
-// h2load 1.52 now and then never exits after its duration against Node's
-// http2 server (a bare http2.createSecureServer does it too, nginx and h2o
-// never did here): some connections keep exchanging requests and responses
-// after "Stopped all clients", and the run's figures are lost. The measured
+// h2load 1.52 now and then never exits after its duration against our
+// server (either engine) and against a bare http2.createSecureServer, never
+// against nginx or h2o here: some connections keep exchanging requests and
+// responses after "Stopped all clients", and the run's figures are lost. The measured
 // period is then run again on the same server, at most this many times, and
 // the run records how often.
 const MAX_HANG_RETRIES = 2;
