@@ -15,7 +15,7 @@ const { acceptEncodings } = require('../bench/server/accept-encodings');
 const { parseWrkReport } = require('../bench/lib/wrk-report');
 const { rowTargets, rowFinder } = require('../bench/server/targets');
 const { renderSection } = require('../bench/server/report');
-const { FILES } = require('../bench/server/corpus');
+const { FILES, filesOf } = require('../bench/server/corpus');
 
 const NODE_ONLY = { engineOption: false, engines: ['node'] };
 const BOTH_ENGINES = { engineOption: true, engines: ['node', 'native'] };
@@ -51,6 +51,16 @@ test('plan: without --engine native the native rows are n/a and the seed rows us
   assert.deepEqual([...new Set(seed(BOTH_ENGINES))], ['ours-native']);
   assert.deepEqual(buildPlan('default', { files: ['lorem'] }, NODE_ONLY).map((r) => `${r.mode} ${r.coding}`).sort(),
     ['cold br', 'cold gzip', 'cold lzma', 'static br', 'static identity']);
+});
+
+test('plan: page rows fetch the page\'s four files in turn over HTTP/2', () => {
+  assert.deepEqual(filesOf('page'), ['html', 'css', 'js', 'image']);
+  assert.deepEqual(filesOf('js'), ['js']);
+  const page = buildPlan('default', { files: ['page'] }, BOTH_ENGINES);
+  assert.deepEqual(page.map((r) => `${r.protocol} ${r.coding} ${r.server}`).sort(),
+    ['h2 br h2o', 'h2 br nginx-ofc', 'h2 br ours', 'h2 br ours-native']);
+  assert.ok(buildPlan('full', { files: ['page'] }, BOTH_ENGINES).some((r) => r.coding === 'zstd'), 'a page with a PNG still has compressible files');
+  assert.ok(buildPlan('full', { files: ['image'] }, BOTH_ENGINES).every((r) => r.coding === 'identity'));
 });
 
 test('plan: servers that cannot serve a coding are n/a; meaningless rows are dropped', () => {

@@ -165,4 +165,13 @@ async function variantSize(root, name, coding) {
   }
 }
 
-module.exports = { buildCorpus, variantSize, FILE_KEYS: Object.keys(FILES), FILES };
+// Rows that fetch several corpus files in turn, as a browser loading a page.
+const MIXES = {
+  page: { name: 'page (4 files)', files: ['html', 'css', 'js', 'image'] },
+};
+// The corpus files a row's file key stands for.
+const filesOf = (key) => MIXES[key]?.files ?? [key];
+
+module.exports = {
+  buildCorpus, variantSize, filesOf, FILE_KEYS: [...Object.keys(FILES), ...Object.keys(MIXES)], FILES, MIXES,
+};

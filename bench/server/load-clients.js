@@ -3,8 +3,8 @@
 // by its duration, pinned to the client core, and reduced to one shape:
 // { requests, reqPerSec, bytesPerSec, latencyMs: { mean?, p50, p90, p99, max }, errors: { total, ...detail } }
 // wrk runs bench/wrk/rotate.lua, which rotates the row's Accept-Encoding
-// headers and writes its results as JSON; h2load cannot vary headers, so it
-// sends the first of them.
+// headers and paths and writes its results as JSON; h2load takes the paths in
+// turn but cannot vary headers, so it sends the first of them.
 const fs = require('node:fs/promises');
 const path = require('node:path');
 const { runToCompletion } = require('../lib/process-group');
@@ -18,15 +18,16 @@ const HANG_MARGIN_MS = 5000;
 
 const tempFile = (tmpDir, name, ext) => path.join(tmpDir, `${name}-${process.pid}-${Date.now()}.${ext}`);
 
-// headers: [{ header }] from acceptEncodings(); null header = none sent.
-async function runWrk({ url, headers, load, durationS, pin, tmpDir }) {
+// urls: the row's files on one server, requested in turn; headers:
+// [{ header }] from acceptEncodings(), null header = none sent.
+async function runWrk({ urls, headers, load, durationS, pin, tmpDir }) {
   const report = tempFile(tmpDir, 'wrk', 'json');
-  const { origin, pathname } = new URL(url);
+  const { origin } = new URL(urls[0]);
   try {
     const [cmd, args] = pin('wrk', [...LOADS[load].h1, `-d${durationS}s`, '--timeout', '10s', '-s', WRK_SCRIPT, `${origin}/`]);
     const env = {
       ...process.env,
-      WRK_PATHS: pathname,
+      WRK_PATHS: urls.map((u) => new URL(u).pathname).join('|'),
       WRK_ACCEPT_ENCODINGS: headers.map((h) => h.header ?? '-').join('|'),
       WRK_REPORT: report,
     };
@@ -40,12 +41,12 @@ async function runWrk({ url, headers, load, durationS, pin, tmpDir }) {
   }
 }
 
-async function runH2load({ url, headers, load, durationS, pin, tmpDir }) {
+async function runH2load({ urls, headers, load, durationS, pin, tmpDir }) {
   const log = tempFile(tmpDir, 'h2load', 'tsv');
   const { header } = headers[0];
   try {
     const [cmd, args] = pin('h2load', [...LOADS[load].h2, '-D', String(durationS), `--log-file=${log}`,
-      ...(header === null ? [] : ['-H', `accept-encoding: ${header}`]), url]);
+      ...(header === null ? [] : ['-H', `accept-encoding: ${header}`]), ...urls]);
     const { stdout } = await runToCompletion(cmd, args, { timeoutMs: durationS * 1000 + HANG_MARGIN_MS, name: 'h2load' })
       .catch((err) => { throw explainH2loadHang(err); });
     const summary = parseH2loadOutput(stdout);

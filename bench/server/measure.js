@@ -10,7 +10,7 @@ const { startNginx } = require('./nginx');
 const { startH2o } = require('./h2o');
 const { acceptEncodings } = require('./accept-encodings');
 const { runLoad } = require('./load-clients');
-const { variantSize } = require('./corpus');
+const { variantSize, filesOf } = require('./corpus');
 const { SERVERS, MODES } = require('./plan');
 
 const SERVER_CORE = 0;
@@ -31,27 +31,33 @@ function startServer(row, ctx) {
   return STARTERS[spec.impl](spec, { root, workers: spec.workers, cert: ctx.tls.cert, key: ctx.tls.key, pin }, ctx);
 }
 
-// What the response to each of the row's Accept-Encoding headers should be:
-// the row's coding, except for files that are not worth compressing;
-// precompressed rows must send the variant itself. The first problem wins.
+// What the response for each of the row's files to each of its
+// Accept-Encoding headers should be: the row's coding, except for files that
+// are not worth compressing; precompressed rows must send the variant itself.
+// The first problem wins; bytes add up the row's files for one header.
 async function checkSample(row, ctx, url) {
-  const file = ctx.corpus.files[row.file];
-  const expected = file.compressible ? row.coding : 'identity';
-  let sample;
-  for (const { client, header } of acceptEncodings(row.coding)) {
-    const res = await fetchSample(url + file.name, { protocol: row.protocol, acceptEncoding: header });
-    const encoding = res.headers['content-encoding'] || 'identity';
-    sample = { status: Number(res.status), contentEncoding: encoding, bytes: res.body.length, ok: false, problem: null };
-    if (sample.status !== 200) sample.problem = `status ${sample.status}`;
-    else if (encoding !== expected) sample.problem = `content-encoding ${encoding}, expected ${expected}`;
-    else if (!(await decodeBody(encoding, res.body)).equals(file.bytes)) sample.problem = 'decoded body differs from the source file';
-    else if (row.mode === 'static' && expected !== 'identity') {
-      const size = await variantSize(ctx.corpus.roots.variants, file.name, expected);
-      if (size !== res.body.length) sample.problem = `body is ${res.body.length} B but the precompressed variant is ${size} B`;
-    }
-    if (sample.problem) {
-      sample.problem = `${client} (Accept-Encoding: ${header ?? 'none'}): ${sample.problem}`;
-      return sample;
+  const files = filesOf(row.file).map((k) => ctx.corpus.files[k]);
+  const sample = { status: null, contentEncoding: null, bytes: 0, ok: false, problem: null };
+  for (const [i, { client, header }] of acceptEncodings(row.coding).entries()) {
+    for (const file of files) {
+      const expected = file.compressible ? row.coding : 'identity';
+      const res = await fetchSample(url + file.name, { protocol: row.protocol, acceptEncoding: header });
+      const encoding = res.headers['content-encoding'] || 'identity';
+      sample.status ??= Number(res.status);
+      sample.contentEncoding ??= encoding;
+      if (i === 0) sample.bytes += res.body.length;
+      let problem = null;
+      if (Number(res.status) !== 200) problem = `status ${res.status}`;
+      else if (encoding !== expected) problem = `content-encoding ${encoding}, expected ${expected}`;
+      else if (!(await decodeBody(encoding, res.body)).equals(file.bytes)) problem = 'decoded body differs from the source file';
+      else if (row.mode === 'static' && expected !== 'identity') {
+        const size = await variantSize(ctx.corpus.roots.variants, file.name, expected);
+        if (size !== res.body.length) problem = `body is ${res.body.length} B but the precompressed variant is ${size} B`;
+      }
+      if (problem) {
+        sample.problem = `${file.name}, ${client} (Accept-Encoding: ${header ?? 'none'}): ${problem}`;
+        return sample;
+      }
     }
   }
   sample.ok = true;
@@ -77,7 +83,11 @@ async function measureRun(row, ctx) {
   try {
     const clientPin = (cmd, args) => ctx.pinning.wrap(CLIENT_CORE, cmd, args);
     const load = {
-      url: server.url + ctx.corpus.files[row.file].name, headers: acceptEncodings(row.coding), load: row.load || 'many', pin: clientPin, tmpDir: ctx.tmpDir,
+      urls: filesOf(row.file).map((k) => server.url + ctx.corpus.files[k].name),
+      headers: acceptEncodings(row.coding),
+      load: row.load || 'many',
+      pin: clientPin,
+      tmpDir: ctx.tmpDir,
     };
     // A warm-up whose client hung at the end still warmed the server up.
     if (MODES[row.mode].warmUp && ctx.warmUpS > 0) {

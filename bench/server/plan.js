@@ -3,7 +3,7 @@
 // codings, protocols and client loads, the named plans built from it, and the
 // time a plan will take. A row is one (protocol, file, mode, coding, server,
 // load) combination.
-const { FILE_KEYS, FILES } = require('./corpus');
+const { FILE_KEYS, FILES, filesOf } = require('./corpus');
 const { SEED_ROWS, SEED_FILE, SEED_PROTOCOL } = require('./seed');
 
 // engine: the project's --engine (HTTP/2 and, later, HTTP/1.1 protocol code).
@@ -52,12 +52,14 @@ const SEED_SERVER = (caps) => [caps.engines.includes('native') ? 'ours-native' :
 // Each plan is a list of blocks; a block is the cross product of its lists
 // (load defaults to many).
 const PLANS = {
-  // The target rows on every server, then the seed's table and the on-the-fly
-  // cache: about 25 minutes at the default 10 s x 3 repeats.
+  // The target rows on every server, a page's files in turn, then the seed's
+  // table and the on-the-fly cache: about 27 minutes at the default 10 s x 3
+  // repeats.
   default: [
     { modes: ['static'], files: ['html', 'js'], codings: ['br'], servers: [...OURS, ...PEERS], protocols: BOTH },
     { modes: ['static'], files: ['html'], codings: ['br'], servers: [...OURS, 'nginx-ofc', 'h2o'], protocols: ['h2'], loads: ['one'] },
     { modes: ['static'], files: ['js'], codings: ['identity'], servers: [...OURS, 'nginx-ofc'], protocols: BOTH },
+    { modes: ['static'], files: ['page'], codings: ['br'], servers: [...OURS, 'nginx-ofc', 'h2o'], protocols: ['h2'] },
     ...SEED_ROWS.map((r) => ({ modes: [r.mode], files: [SEED_FILE], codings: [r.coding], servers: SEED_SERVER, protocols: [SEED_PROTOCOL] })),
     { modes: ['warm'], files: ['html'], codings: ['br', 'lzma'], servers: ['ours'], protocols: ['h1'] },
   ],
@@ -83,7 +85,7 @@ function unsupported(row, caps) {
 }
 
 function meaningful(row) {
-  if (!FILES[row.file].compressible && row.coding !== 'identity') return false;
+  if (!filesOf(row.file).some((f) => FILES[f].compressible) && row.coding !== 'identity') return false;
   if (SERVERS[row.server].impl !== 'project' && row.mode !== 'static') return false;
   if (row.mode !== 'static' && row.coding === 'identity') return false;
   if (SERVERS[row.server].brotliEngine && (row.mode === 'static' || row.coding !== 'br')) return false;

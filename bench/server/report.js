@@ -8,6 +8,7 @@ const { SERVERS, MODES, LOADS, PROTOCOLS } = require('./plan');
 const { rowTargets, rowFinder, loadOf } = require('./targets');
 const { SEED_ROWS, SEED_FILE, SEED_PROTOCOL } = require('./seed');
 const { acceptEncodings } = require('./accept-encodings');
+const { MIXES } = require('./corpus');
 
 const title = 'Server: ours against nginx and h2o over HTTPS/1.1 and HTTP/2';
 const MiB = 2 ** 20;
@@ -155,13 +156,17 @@ function clientsText(clients) {
 function headersText() {
   const list = (coding) => acceptEncodings(coding).map((h) => `${h.client} (\`${h.header ?? 'no header'}\`)`).join(', ');
   return `wrk runs \`bench/wrk/rotate.lua\`, which rotates real clients' Accept-Encoding headers: for br ${list('br')};`
-    + ` for identity ${list('identity')}; for gzip ${list('gzip')}; other codings by name. h2load sends the first of them.`;
+    + ` for identity ${list('identity')}; for gzip ${list('gzip')}; other codings by name. h2load sends the first of them.`
+    + ` Page rows request ${Object.values(MIXES).map((m) => m.files.join(', ')).join('; ')} in turn (PNG as identity).`;
 }
 
 function renderSection(section, { chartsHref }) {
   const { rows, config } = section;
   const find = rowFinder(rows);
-  const fileNames = Object.fromEntries(Object.entries(section.corpus).map(([k, f]) => [k, f.name]));
+  const fileNames = {
+    ...Object.fromEntries(Object.entries(MIXES).map(([k, m]) => [k, m.name])),
+    ...Object.fromEntries(Object.entries(section.corpus).map(([k, f]) => [k, f.name])),
+  };
   const targets = rows.flatMap((r) => rowTargets(r, find)
     .map((t) => `- ${t.ok === null ? '?' : mark(t.ok)} ${PROTOCOLS[r.protocol]}, ${fileNames[r.file]}, ${MODES[r.mode].label} ${r.coding}`
       + `${loadOf(r) === 'many' ? '' : `, ${loadLabel(r)}`}, ${serverLabel(r.server)}: ${t.text}`));
