@@ -10,7 +10,7 @@ const { parseOptions } = require('../bench/server/options');
 const { nginxConf } = require('../bench/server/nginx');
 const { h2oConf } = require('../bench/server/h2o');
 const { enginesFromHelp } = require('../bench/server/capabilities');
-const { serverArgs } = require('../bench/server/project-server');
+const { serverArgs, serverEnv } = require('../bench/server/project-server');
 const { acceptEncodings } = require('../bench/server/accept-encodings');
 const { parseWrkReport } = require('../bench/lib/wrk-report');
 const { rowTargets, rowFinder } = require('../bench/server/targets');
@@ -149,6 +149,7 @@ test('project server: --engine is passed only to servers that have it', () => {
   assert.ok(!serverArgs({ ...base, caps: NODE_ONLY }).includes('--engine'));
   assert.deepEqual(tail(serverArgs({ ...base, workers: 2, brotliEngine: 'iltorb', caps: NODE_ONLY })).slice(-4),
     ['--workers', '2', '--brotli-engine', 'iltorb']);
+  assert.deepEqual(serverEnv({ PATH: '/bin', NEGOTIATE_ENGINE: 'native', NEGOTIATE_REVALIDATE_MS: '5000', HOME: '/h' }), { PATH: '/bin', HOME: '/h' });
 });
 
 test('accept-encoding rotation: real clients per coding, none sends no header', () => {

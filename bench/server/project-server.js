@@ -19,9 +19,13 @@ function serverArgs({ serverDir, root, workers, brotliEngine, engine, cert, key,
   return args;
 }
 
+// The server reads NEGOTIATE_* settings from its environment; the benchmark
+// measures its defaults and the flags above, whatever the shell exported.
+const serverEnv = (env) => Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('NEGOTIATE_')));
+
 async function startProjectServer({ pin, ...options }) {
   const [cmd, cmdArgs] = pin(process.execPath, serverArgs(options));
-  const child = spawnGroup(cmd, cmdArgs);
+  const child = spawnGroup(cmd, cmdArgs, { env: serverEnv(process.env) });
   let line;
   try {
     line = await waitForLine(child, /https:\/\//, { what: 'server', timeoutMs: 20000 });
@@ -39,4 +43,4 @@ async function startProjectServer({ pin, ...options }) {
   };
 }
 
-module.exports = { startProjectServer, serverArgs };
+module.exports = { startProjectServer, serverArgs, serverEnv };

@@ -1,5 +1,6 @@
 'use strict';
-// npm run bench:server: measures the project's server against nginx over
+// npm run bench (= bench:server): measures the project's server (both engines)
+// against nginx, nginx with open_file_cache and h2o over
 // HTTPS/1.1 (wrk) and HTTP/2 (h2load), writes bench/results/<date>-<host>.json
 // and regenerates bench/results/README.md. See --help.
 const fs = require('node:fs/promises');
