@@ -147,6 +147,7 @@ test('project server: --engine is passed only to servers that have it', () => {
   const tail = (args) => args.slice(args.indexOf('/s'));
   assert.deepEqual(tail(serverArgs({ ...base, caps: BOTH_ENGINES })).slice(-2), ['--engine', 'native']);
   assert.ok(!serverArgs({ ...base, caps: NODE_ONLY }).includes('--engine'));
+  assert.ok(!serverArgs(base).includes('--engine'), 'the soak benchmark passes no caps: default engine');
   assert.deepEqual(tail(serverArgs({ ...base, workers: 2, brotliEngine: 'iltorb', caps: NODE_ONLY })).slice(-4),
     ['--workers', '2', '--brotli-engine', 'iltorb']);
   assert.deepEqual(serverEnv({ PATH: '/bin', NEGOTIATE_ENGINE: 'native', NEGOTIATE_REVALIDATE_MS: '5000', HOME: '/h' }), { PATH: '/bin', HOME: '/h' });

@@ -9,8 +9,9 @@ const { spawnGroup, stopGroup, waitForLine } = require('../lib/process-group');
 // measures the process users run.
 const NODE_FLAGS = scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
 
-// engine is passed only to servers that have --engine (caps.engineOption).
-function serverArgs({ serverDir, root, workers, brotliEngine, engine, cert, key, caps }) {
+// engine is passed only to servers that have --engine (caps.engineOption);
+// without caps (the soak benchmark) the server runs its default engine.
+function serverArgs({ serverDir, root, workers, brotliEngine, engine, cert, key, caps = { engineOption: false } }) {
   const args = [...NODE_FLAGS, serverDir, '--root', root, '--port', '0', '--host', '127.0.0.1', '--log-level', 'error',
     '--cert', cert, '--key', key];
   if (workers > 1) args.push('--workers', String(workers));
