@@ -66,8 +66,9 @@ async function checkSample(row, ctx, url) {
 
 // h2load 1.52 now and then never exits after its duration against our
 // server (either engine) and against a bare http2.createSecureServer, never
-// against nginx or h2o here: some connections keep exchanging requests and
-// responses after "Stopped all clients", and the run's figures are lost. The measured
+// against nginx, h2o or Go's net/http here: some connections keep exchanging
+// requests and responses after "Stopped all clients", and the run's figures
+// are lost. Short runs on a busy server core hit it most. The measured
 // period is then run again on the same server, at most this many times, and
 // the run records how often.
 const MAX_HANG_RETRIES = 2;
