@@ -94,6 +94,8 @@ test('options: presets, overrides and usage errors', () => {
     const o = parseOptions(argv);
     assert.deepEqual({ plan: o.plan, durationS: o.durationS, warmUpS: o.warmUpS, repeat: o.repeat }, expected, argv.join(' '));
   }
+  assert.equal(parseOptions([]).note, null);
+  assert.equal(parseOptions(['--note', ' shared VM ']).note, 'shared VM');
   const o = parseOptions(['--rows', 'h2/html/*,h1/js', '--servers', 'ours,h2o', '--loads', 'one']);
   assert.deepEqual(o.filters.rows, ['h2/html/*', 'h1/js']);
   assert.deepEqual(o.filters.servers, ['ours', 'h2o']);
@@ -251,10 +253,11 @@ test('report: seed table beside ours, targets, CPU chart per protocol, n/a and f
     row({ ...lorem, server: 'ours', mode: 'static', coding: 'identity' }, { reqPerSec: 25000, peakRssMiB: 90 }),
   ];
   const section = {
+    note: 'Ran on a shared 2-core VM.',
     config: {
       plan: 'default', durationS: 10, warmUpS: 2, repeat: 3, engines: ['node'],
       clients: { many: { wrk: '-t1 -c100', h2load: '-c50 -m10' }, one: { wrk: '-t1 -c1', h2load: '-c1 -m1' } },
-      pinning: { serverCpu: 0, clientCpu: 1 }, loadAverageAtEnd: [1, 1, 1],
+      pinning: { serverCpu: 0, clientCpu: 1 }, loadAverageAtStart: [0.5, 0.25, 0.125], loadAverageAtEnd: [1, 1, 1],
     },
     corpus: {
       html: { name: 'index.html', bytes: 3498, variants: { br: 779, zstd: 985, gzip: 983, lzma: 1004 } },
@@ -272,6 +275,8 @@ test('report: seed table beside ours, targets, CPU chart per protocol, n/a and f
   assert.match(markdown, /\| h2o, 1 thread \| failed \|[^\n]*failed: ESTARTUP: h2o exited 1/);
   assert.match(markdown, /!\[HTTP\/2 \(h2load\): server CPU time per request\]\(charts\/server-h2-cpu\.svg\)/);
   assert.match(markdown, /one at a time: wrk `-t1 -c1`, h2load `-c1 -m1`/);
+  assert.match(markdown, /^\*\*Note:\*\* Ran on a shared 2-core VM\.\n/);
+  assert.match(markdown, /Load average at the start: 0\.50, 0\.25, 0\.13; at the end: 1\.00, 1\.00, 1\.00\./);
   assert.match(charts['server-h2-cpu.svg'], /<title>nginx \+ open_file_cache, index\.html br: 25<\/title>/);
   assert.match(charts['server-h2-cpu.svg'], /<title>ours, node engine, index\.html br: 40<\/title>/);
   assert.equal(charts['server-h1-cpu.svg'], undefined, 'no chart where one server served each row');

@@ -29,6 +29,7 @@ const USAGE = `usage: npm run bench -- [options]
   --loads LIST         ${ALL.loads.join(',')}  (wrk -c100 / h2load -c50 -m10, or one connection, one request at a time)
   --server-dir DIR     the server to measure (default: this repo's server/)
   --results-dir DIR    where the JSON and README go (default: bench/results)
+  --note TEXT          a remark printed with the results (e.g. what else ran on the machine)
   --dry-run            print the plan and its ETA, run nothing
 Filters narrow the chosen plan (default, --quick, --smoke or --full).`;
 
@@ -69,7 +70,7 @@ function parseOptions(argv) {
         help: { type: 'boolean', short: 'h' },
         duration: { type: 'string' }, warmup: { type: 'string' }, repeat: { type: 'string' }, rows: { type: 'string' },
         ...Object.fromEntries(Object.keys(ALL).map((axis) => [axis, { type: 'string' }])),
-        'server-dir': { type: 'string' }, 'results-dir': { type: 'string' },
+        'server-dir': { type: 'string' }, 'results-dir': { type: 'string' }, note: { type: 'string' },
       },
     }));
   } catch (err) {
@@ -89,6 +90,7 @@ function parseOptions(argv) {
     serverDir: path.resolve(values['server-dir'] ?? path.join(repo, 'server')),
     resultsDir: values['results-dir'] ? path.resolve(values['results-dir']) : undefined,
     dryRun: Boolean(values['dry-run']),
+    note: values.note?.trim() || null,
   };
 }
 

@@ -174,10 +174,12 @@ function renderSection(section, { chartsHref }) {
   const pin = config.pinning.off ? `no CPU pinning (${config.pinning.off})`
     : `servers pinned to CPU ${config.pinning.serverCpu}, load generators to CPU ${config.pinning.clientCpu}`;
   const seed = seedTable(rows, find);
+  const loads = (l) => l.map((x) => x.toFixed(2)).join(', ');
   const md = [
+    section.note ? `**Note:** ${section.note}\n` : null,
     `Each row: a freshly started server, ${config.warmUpS} s warm-up (none for cold rows), ${config.durationS} s measured;`
     + ` ${config.repeat} run${config.repeat === 1 ? '' : 's'}, median shown with the min–max range. ${clientsText(config.clients)};`
-    + ` ${pin}. Load average at the end: ${config.loadAverageAtEnd.map((l) => l.toFixed(2)).join(', ')}.`,
+    + ` ${pin}. Load average${config.loadAverageAtStart ? ` at the start: ${loads(config.loadAverageAtStart)};` : ''} at the end: ${loads(config.loadAverageAtEnd)}.`,
     config.engines ? `Engines the measured server offers: ${config.engines.join(', ')}.` : null,
     headersText(),
     'Peak RSS sums VmHWM over every server process (nginx master and worker, h2o\'s processes); CPU µs/req is the utime+stime'

@@ -79,6 +79,7 @@ async function main() {
   const pinning = createPinning();
   console.log(pinning.enabled ? `pinning: servers on CPU ${SERVER_CORE}, load generators on CPU ${CLIENT_CORE}` : `pinning off: ${pinning.reason}`);
   const startedAt = new Date();
+  const loadAverageAtStart = os.loadavg();
   const tls = await writeSelfSignedCert(tmpDir);
   const precompress = (dir) => runToCompletion(process.execPath, [path.join(opts.serverDir, 'precompress.js'), dir, '--quiet'], { timeoutMs: 300000, name: 'precompress' });
   const corpus = await buildCorpus(tmpDir, { precompress });
@@ -108,6 +109,7 @@ async function main() {
   const finishedAt = new Date();
   const section = {
     command: commandLine(),
+    ...(opts.note ? { note: opts.note } : {}),
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     tools: await toolVersions(),
@@ -115,6 +117,7 @@ async function main() {
       plan: opts.plan, durationS: opts.durationS, warmUpS: opts.warmUpS, repeat: opts.repeat, engines: caps.engines,
       clients: clientSettings(),
       pinning: pinning.enabled ? { serverCpu: SERVER_CORE, clientCpu: CLIENT_CORE } : { off: pinning.reason },
+      loadAverageAtStart,
       loadAverageAtEnd: os.loadavg(),
     },
     corpus: await corpusSummary(corpus),
