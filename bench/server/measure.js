@@ -64,13 +64,13 @@ async function checkSample(row, ctx, url) {
   return sample;
 }
 
-// h2load 1.52 now and then never exits after its duration against our
-// server (either engine) and against a bare http2.createSecureServer, never
-// against nginx, h2o or Go's net/http here: some connections keep exchanging
-// requests and responses after "Stopped all clients", and the run's figures
-// are lost. Short runs on a busy server core hit it most. The measured
-// period is then run again on the same server, at most this many times, and
-// the run records how often.
+// h2load 1.52 never exits when a connection finishes its TLS handshake after
+// the measured period has ended: that client starts sending requests and is
+// never stopped (a Go server that delays handshakes by up to 1.5 s hangs it
+// every time; Go, nginx and h2o with prompt handshakes never did). Node's
+// handshakes on a busy server core are slow enough to hit it now and then,
+// and the run's figures are lost. The measured period is then run again on
+// the same server, at most this many times, and the run records how often.
 const MAX_HANG_RETRIES = 2;
 
 async function measureRun(row, ctx) {
