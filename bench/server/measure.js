@@ -1,7 +1,7 @@
 'use strict';
 // One run of one row: a freshly started server, optional warm-up, the
-// measured load, a sample response checked against the source bytes, and the
-// server's memory and CPU over the run.
+// measured load, sample responses (each file, each Accept-Encoding header)
+// checked against the source bytes, and the server's memory and CPU.
 const { ProcessGroupSampler } = require('../lib/proc-sampler');
 const { fetchSample } = require('../lib/fetch-sample');
 const { decodeBody } = require('../lib/decode-body');
@@ -86,7 +86,7 @@ async function measureRun(row, ctx) {
     const load = {
       urls: filesOf(row.file).map((k) => server.url + ctx.corpus.files[k].name),
       headers: acceptEncodings(row.coding),
-      load: row.load || 'many',
+      load: row.load,
       pin: clientPin,
       tmpDir: ctx.tmpDir,
     };
