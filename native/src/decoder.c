@@ -121,10 +121,10 @@ static int read_literal(struct hpack_decoder *dec, const uint8_t **p, const uint
     if (idx)
         rc = lookup(dec, idx, h);
     else
-        rc = hpack_string_decode(p, end, dec->limits.max_string_length, sc, &h->name, &h->name_len);
+        rc = hpack_string_decode(p, end, 7, dec->limits.max_string_length, sc, &h->name, &h->name_len);
     if (rc != HPACK_OK)
         return rc;
-    rc = hpack_string_decode(p, end, dec->limits.max_string_length, sc, &h->value, &h->value_len);
+    rc = hpack_string_decode(p, end, 7, dec->limits.max_string_length, sc, &h->value, &h->value_len);
     if (rc != HPACK_OK)
         return rc;
     h->flags = !indexing && (first & 0x10) ? HPACK_HEADER_NEVER_INDEXED : 0;
