@@ -1,6 +1,7 @@
 /* String literal coding. Encoding takes one pass over the string: the paper's
  * length guessing (Yamamoto et al., CFI'17, 3.2) instead of measuring the
  * Huffman length first or encoding into a temporary buffer. */
+#include <stdlib.h>
 #include <string.h>
 #include "string_literal.h"
 
@@ -65,5 +66,19 @@ int hpack_string_decode(const uint8_t **p, const uint8_t *end, unsigned prefix_b
         scratch->pos += n;
     }
     *p = s + len;
+    return HPACK_OK;
+}
+
+int hpack_scratch_reserve(uint8_t **buf, size_t *cap, size_t need)
+{
+    uint8_t *p;
+
+    if (need <= *cap)
+        return HPACK_OK;
+    p = realloc(*buf, need);
+    if (!p)
+        return HPACK_ERR_NOMEM;
+    *buf = p;
+    *cap = need;
     return HPACK_OK;
 }

@@ -27,6 +27,17 @@ struct hpack_scratch {
     uint8_t *end;
 };
 
+/* Grow *buf to hold at least need bytes (it never shrinks). Returns
+ * HPACK_OK or HPACK_ERR_NOMEM with *buf unchanged. */
+int hpack_scratch_reserve(uint8_t **buf, size_t *cap, size_t need);
+
+/* Scratch a block of len bytes can need: the shortest Huffman code is 5 bits,
+ * so its strings decode to at most 8/5 of it. */
+static inline size_t hpack_scratch_need(size_t len)
+{
+    return len / 5 * 8 + 8;
+}
+
 /* Read the string literal at *p and advance *p. The result points into the
  * input when it was plain, into the scratch space when it was Huffman-coded. */
 int hpack_string_decode(const uint8_t **p, const uint8_t *end, unsigned prefix_bits, size_t max_len,
