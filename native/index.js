@@ -210,4 +210,6 @@ class Decoder {
   }
 }
 
-module.exports = { huffman, Encoder, Decoder };
+const { QpackEncoder, QpackDecoder } = require('./qpack');
+
+module.exports = { huffman, Encoder, Decoder, QpackEncoder, QpackDecoder };
