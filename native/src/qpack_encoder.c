@@ -12,6 +12,14 @@
 #include "qpack_wire.h"
 #include "string_literal.h"
 
+/* A field that may not be referenced yet (it would block one stream too many)
+ * is still inserted when it has been seen before, betting that the decoder
+ * acknowledges the insert before the field comes again. While this many
+ * inserts are unacknowledged the bet is off: the decoder is not answering. */
+#define SPECULATIVE_INSERTS 8
+/* Fields recently seen, by pair hash, direct-mapped. */
+#define SEEN_SLOTS 256
+
 /* A field section that references the dynamic table and is not yet acknowledged. */
 struct outstanding {
     uint64_t stream_id;
@@ -26,6 +34,7 @@ struct qpack_encoder {
     struct qpack_buf out;     /* encoder-stream bytes for the peer */
     struct qpack_buf partial; /* a decoder instruction still incomplete */
     uint8_t *dup_copy;        /* room for one entry's bytes, for Duplicate */
+    uint64_t seen[SEEN_SLOTS];
     struct outstanding *sections;
     size_t nsections;
     size_t sections_cap;
@@ -209,6 +218,18 @@ static int is_draining(const struct qpack_encoder *enc, uint64_t id)
     return cum <= t->max_size / 4 - room;
 }
 
+/* Whether to insert a field that this section may not reference (see SPECULATIVE_INSERTS). */
+static int worth_speculating(struct qpack_encoder *enc, const struct hpack_index_key *key, size_t entry_size)
+{
+    uint64_t *slot = &enc->seen[key->pair_hash % SEEN_SLOTS];
+    int repeats = *slot == key->pair_hash;
+
+    *slot = key->pair_hash;
+    /* A large entry in a small table evicts what the bet was about before it pays. */
+    return repeats && entry_size <= enc->table.max_size / 4 &&
+           qpack_encoder_insert_count(enc) - enc->krc < SPECULATIVE_INSERTS;
+}
+
 /* ---- Encoder-stream instructions -------------------------------------- */
 
 static uint8_t *stream_end(struct qpack_encoder *enc)
@@ -337,7 +358,7 @@ static uint8_t *encode_field(struct qpack_encoder *enc, struct section *sec, uin
     if (static_name < 0 && htoken < 0)
         name_id = hpack_index_find_name(&enc->index, &enc->table, &key, h.name, h.name_len);
     if (!id && !never && (enc->index_volatile || !hpack_field_is_volatile(htoken)) &&
-        can_insert(enc, sec, entry_size)) {
+        (sec->may_block || worth_speculating(enc, &key, entry_size)) && can_insert(enc, sec, entry_size)) {
         uint64_t abs = insert(enc, &h, static_name, name_id, &key);
         if (sec->may_block)
             return write_indexed(sec, p, abs);
