@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Debian packages the tests and benchmarks use.
+# The Debian (and a few PyPI) packages the tests and benchmarks use.
 #   system-deps.sh check    lists what is missing (exit 1 if anything is)
 #   system-deps.sh install  installs what is missing (needs root and apt-get)
 set -uo pipefail
@@ -21,15 +21,25 @@ for f in "${!FILE_PKG[@]}"; do [ -e "$f" ] || missing+=("${FILE_PKG[$f]}"); done
 if command -v clang >/dev/null 2>&1 && ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   missing+=(libclang-rt-dev)
 fi
+# Python modules (from PyPI) -> pip package
+declare -A PY_PKG=( [pylsqpack]=pylsqpack )
+missing_py=()
+for mod in "${!PY_PKG[@]}"; do python3 -c "import $mod" >/dev/null 2>&1 || missing_py+=("${PY_PKG[$mod]}"); done
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u | sed '/^$/d')
 
 case "${1:-check}" in
   check)
-    if [ ${#missing[@]} -eq 0 ]; then echo "system-deps: all present"; exit 0; fi
-    echo "system-deps: missing Debian packages: ${missing[*]}"
-    echo "system-deps: install them with: sudo apt-get install -y ${missing[*]}  (or: bash scripts/system-deps.sh install)"
+    if [ ${#missing[@]} -eq 0 ] && [ ${#missing_py[@]} -eq 0 ]; then echo "system-deps: all present"; exit 0; fi
+    [ ${#missing[@]} -eq 0 ] || echo "system-deps: missing Debian packages: ${missing[*]}"
+    [ ${#missing_py[@]} -eq 0 ] || echo "system-deps: missing Python packages: ${missing_py[*]} (pip install ${missing_py[*]})"
+    echo "system-deps: install them with: bash scripts/system-deps.sh install"
     exit 1 ;;
   install)
+    if [ ${#missing_py[@]} -gt 0 ]; then
+      echo "system-deps: pip installing ${missing_py[*]}"
+      python3 -m pip install -q "${missing_py[@]}" 2>/dev/null || python3 -m pip install -q --break-system-packages "${missing_py[@]}" \
+        || echo "system-deps: pip failed; tests that need ${missing_py[*]} will be skipped" >&2
+    fi
     [ ${#missing[@]} -eq 0 ] && { echo "system-deps: all present"; exit 0; }
     if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
       echo "system-deps: cannot install ${missing[*]} (needs root and apt-get); tests that need them will be skipped" >&2
