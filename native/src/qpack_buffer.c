@@ -51,6 +51,24 @@ void qpack_buf_free(struct qpack_buf *b)
     b->len = b->cap = 0;
 }
 
+/* Apply every complete instruction at the start of [src, src + len); *used says how far that went. */
+static int apply_all(const uint8_t *src, size_t len, qpack_apply_fn apply, void *state, size_t *used)
+{
+    const uint8_t *p = src, *end = src + len;
+
+    while (p < end) {
+        const uint8_t *q = p;
+        int rc = apply(state, &q, end);
+        if (rc == HPACK_ERR_TRUNCATED)
+            break;
+        if (rc != QPACK_OK)
+            return rc;
+        p = q;
+    }
+    *used = (size_t)(p - src);
+    return QPACK_OK;
+}
+
 int qpack_buf_feed(struct qpack_buf *partial, const uint8_t *src, size_t len, qpack_apply_fn apply, void *state)
 {
     size_t used;
@@ -58,7 +76,7 @@ int qpack_buf_feed(struct qpack_buf *partial, const uint8_t *src, size_t len, qp
 
     /* Most calls end on an instruction boundary: then src is read in place. */
     if (partial->len == 0) {
-        rc = apply(state, src, len, &used);
+        rc = apply_all(src, len, apply, state, &used);
         if (rc != QPACK_OK || used == len)
             return rc;
         if (qpack_buf_reserve(partial, len - used) != QPACK_OK)
@@ -69,7 +87,7 @@ int qpack_buf_feed(struct qpack_buf *partial, const uint8_t *src, size_t len, qp
     if (qpack_buf_reserve(partial, len) != QPACK_OK)
         return QPACK_ERR_NOMEM;
     qpack_buf_append(partial, src, len);
-    rc = apply(state, partial->data, partial->len, &used);
+    rc = apply_all(partial->data, partial->len, apply, state, &used);
     if (rc == QPACK_OK)
         qpack_buf_consume(partial, used);
     return rc;

@@ -26,13 +26,15 @@ void qpack_buf_consume(struct qpack_buf *b, size_t n);
 
 void qpack_buf_free(struct qpack_buf *b);
 
-/* Applies the complete instructions at the start of [src, src + len) and
- * says in *used how many bytes they took; returns QPACK_OK or an error. */
-typedef int (*qpack_apply_fn)(void *state, const uint8_t *src, size_t len, size_t *used);
+/* Applies the instruction at *p and advances *p; returns QPACK_OK,
+ * HPACK_ERR_TRUNCATED when the instruction is not all there yet (*p is then
+ * ignored), or an error. */
+typedef int (*qpack_apply_fn)(void *state, const uint8_t **p, const uint8_t *end);
 
-/* Feed stream bytes to apply: the partial instruction kept from earlier calls
- * plus src; what apply leaves unused is kept for the next call. Returns
- * apply's result or QPACK_ERR_NOMEM. */
+/* Feed stream bytes to apply, one instruction at a time: the partial
+ * instruction kept from earlier calls plus src; an incomplete instruction at
+ * the end is kept for the next call. Returns QPACK_OK, apply's first error,
+ * or QPACK_ERR_NOMEM. */
 int qpack_buf_feed(struct qpack_buf *partial, const uint8_t *src, size_t len, qpack_apply_fn apply, void *state);
 
 #endif

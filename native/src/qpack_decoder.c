@@ -446,9 +446,10 @@ static int duplicate(struct qpack_decoder *dec, uint32_t idx)
     return insert(dec, dec->scratch, h.name_len, dec->scratch + h.name_len, h.value_len);
 }
 
-/* Apply the instruction at *p, or return HPACK_ERR_TRUNCATED if it is incomplete. */
-static int apply_instruction(struct qpack_decoder *dec, const uint8_t **p, const uint8_t *end)
+/* Apply the encoder instruction at *p (a qpack_apply_fn). */
+static int apply_instruction(void *state, const uint8_t **p, const uint8_t *end)
 {
+    struct qpack_decoder *dec = state;
     struct hpack_scratch sc = { dec->scratch, dec->scratch + dec->scratch_cap };
     struct hpack_header h;
     uint8_t b = **p;
@@ -486,27 +487,6 @@ static int apply_instruction(struct qpack_decoder *dec, const uint8_t **p, const
     return insert(dec, h.name, h.name_len, h.value, h.value_len);
 }
 
-/* Apply every complete instruction at the start of [src, src + len) (a qpack_apply_fn). */
-static int apply_instructions(void *state, const uint8_t *src, size_t len, size_t *used)
-{
-    struct qpack_decoder *dec = state;
-    const uint8_t *p = src, *end = src + len;
-
-    if (hpack_scratch_reserve(&dec->scratch, &dec->scratch_cap, hpack_scratch_need(len)) != HPACK_OK)
-        return fail(dec, QPACK_ERR_NOMEM, "out of memory");
-    while (p < end) {
-        const uint8_t *q = p;
-        int rc = apply_instruction(dec, &q, end);
-        if (rc == HPACK_ERR_TRUNCATED)
-            break;
-        if (rc != QPACK_OK)
-            return rc;
-        p = q;
-    }
-    *used = (size_t)(p - src);
-    return QPACK_OK;
-}
-
 /* Decode the queued sections whose inserts have arrived, oldest first. */
 static int resume_ready(struct qpack_decoder *dec, qpack_field_cb cb, void *ctx)
 {
@@ -539,7 +519,10 @@ int qpack_decoder_feed_encoder(struct qpack_decoder *dec, const uint8_t *src, si
         return QPACK_ERR_INVALID_ARGUMENT;
     if (dec->poisoned)
         return QPACK_ERR_POISONED;
-    rc = qpack_buf_feed(&dec->partial, src, len, apply_instructions, dec);
+    /* Strings decode into the scratch space: room for what this call may hold. */
+    if (hpack_scratch_reserve(&dec->scratch, &dec->scratch_cap, hpack_scratch_need(dec->partial.len + len)) != HPACK_OK)
+        return fail(dec, QPACK_ERR_NOMEM, "out of memory");
+    rc = qpack_buf_feed(&dec->partial, src, len, apply_instruction, dec);
     if (rc == QPACK_ERR_NOMEM)
         return fail(dec, rc, "out of memory");
     if (rc != QPACK_OK)

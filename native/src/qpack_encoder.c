@@ -461,8 +461,10 @@ static int acknowledge(struct qpack_encoder *enc, uint64_t stream_id)
     return fail(enc, QPACK_ERR_DECODER_STREAM, "Section Acknowledgment for a stream with no outstanding section");
 }
 
-static int apply_instruction(struct qpack_encoder *enc, const uint8_t **p, const uint8_t *end)
+/* Apply the decoder instruction at *p (a qpack_apply_fn). */
+static int apply_instruction(void *state, const uint8_t **p, const uint8_t *end)
 {
+    struct qpack_encoder *enc = state;
     uint8_t b = **p;
     uint32_t v;
     int rc = hpack_int_decode(p, end, b & QPACK_SECTION_ACK ? 7 : 6, &v);
@@ -485,24 +487,6 @@ static int apply_instruction(struct qpack_encoder *enc, const uint8_t **p, const
     return QPACK_OK;
 }
 
-/* A qpack_apply_fn over decoder-stream bytes. */
-static int apply_instructions(void *state, const uint8_t *src, size_t len, size_t *used)
-{
-    const uint8_t *p = src, *end = src + len;
-
-    while (p < end) {
-        const uint8_t *q = p;
-        int rc = apply_instruction(state, &q, end);
-        if (rc == HPACK_ERR_TRUNCATED)
-            break;
-        if (rc != QPACK_OK)
-            return rc;
-        p = q;
-    }
-    *used = (size_t)(p - src);
-    return QPACK_OK;
-}
-
 int qpack_encoder_feed_decoder(struct qpack_encoder *enc, const uint8_t *src, size_t len)
 {
     int rc;
@@ -511,7 +495,7 @@ int qpack_encoder_feed_decoder(struct qpack_encoder *enc, const uint8_t *src, si
         return QPACK_ERR_INVALID_ARGUMENT;
     if (enc->poisoned)
         return QPACK_ERR_POISONED;
-    rc = qpack_buf_feed(&enc->partial, src, len, apply_instructions, enc);
+    rc = qpack_buf_feed(&enc->partial, src, len, apply_instruction, enc);
     if (rc == QPACK_ERR_NOMEM) {
         enc->poisoned = 1;
         return fail(enc, rc, "out of memory");
