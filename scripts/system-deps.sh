@@ -12,6 +12,7 @@ declare -A PKG=(
 # files that packages without a command provide
 declare -A FILE_PKG=(
   [/usr/include/nghttp2/nghttp2.h]=libnghttp2-dev
+  [/usr/include/nghttp3/nghttp3.h]=libnghttp3-dev
   [/usr/lib/nginx/modules/ngx_http_brotli_static_module.so]=libnginx-mod-http-brotli-static
 )
 missing=()
