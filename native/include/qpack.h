@@ -60,8 +60,11 @@ struct qpack_encoder_settings {
  * entry that an unacknowledged section references) and referenced after the
  * insert. A reference to an entry the decoder has not acknowledged may block
  * the stream; it is made only while this stream is already blocked or fewer
- * than max_blocked_streams streams are, else the field goes as a literal (the
- * insert still serves later sections). Entries in the oldest quarter of the
+ * than max_blocked_streams streams are, else the field goes as a literal; it is
+ * then inserted anyway if it was seen before, for later sections, unless 8
+ * inserts are unacknowledged already or the entry would take over a quarter of
+ * the table (a bet on acknowledgments that must not become a stream of inserts
+ * nobody can use). Entries in the oldest quarter of the
  * table are draining: a field equal to one is re-inserted with Duplicate
  * rather than referenced, when it may block, so old entries can be evicted. */
 
