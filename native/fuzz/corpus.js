@@ -106,6 +106,23 @@ function qpackStory(tableSize, cases) {
   return qpackSeed(QPACK_CONFIG[tableSize], records);
 }
 
+// A QPACK round-trip seed (fuzz_qpack_roundtrip.c): per section, encode it,
+// deliver the encoder stream, the section and the acknowledgments.
+const QPACK_ROUNDTRIP_MAX_FIELDS = 16;
+function qpackRoundtripSeed(config, headerBlocks) {
+  const parts = [Buffer.from([config])];
+  let size = 1;
+  for (const headers of headerBlocks.slice(0, 64)) {
+    const fields = headers.slice(0, QPACK_ROUNDTRIP_MAX_FIELDS).map(([name, value]) =>
+      Buffer.concat([Buffer.from([name === 'authorization' ? 1 : 0]), fuzzString(Buffer.from(name)), fuzzString(Buffer.from(value))]));
+    const op = Buffer.concat([Buffer.from([0, fields.length]), ...fields, Buffer.from([1, 255, 1, 255, 2, 3])]);
+    if (size > 1 && size + op.length > MAX_SEED_BYTES) break;
+    parts.push(op);
+    size += op.length;
+  }
+  return Buffer.concat(parts);
+}
+
 // RFC 7541 5.1 integer at buf[pos] with an n-bit prefix: [value, next position].
 function readInt(buf, pos, n) {
   const max = (1 << n) - 1;
@@ -198,6 +215,10 @@ function seedsFor(target, stories) {
         qpackSeed(QPACK_CONFIG[256], RFC9204_EXAMPLES.map(([kind, h]) => [kind, hex(h)])),
         ...stories.filter((s) => s.encoder === 'raw-data').flatMap((s) => [qpackStory(4096, s.cases), qpackStory(256, s.cases)]),
       ];
+    case 'qpack_roundtrip':
+      // Config: table 4096 or 256, 100 or 1 blocked streams, Huffman.
+      return stories.filter((s) => s.encoder === 'raw-data').flatMap((s) =>
+        [0x10, 0x11, 0x15].map((config) => qpackRoundtripSeed(config, s.cases.map(headerPairs))));
     default:
       throw new Error(`unknown fuzz target "${target}"`);
   }

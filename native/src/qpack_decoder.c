@@ -281,7 +281,7 @@ static int read_line(struct qpack_decoder *dec, struct section *sec, const uint8
 {
     uint8_t b = **p;
     uint32_t idx;
-    int rc, literal_name = 0;
+    int rc, literal_name = 0, never;
 
     h->flags = 0;
     if (b & 0x80) {
@@ -297,17 +297,17 @@ static int read_line(struct qpack_decoder *dec, struct section *sec, const uint8
         return relative_entry(dec, sec, idx, 1, h);
     }
     if (b & QPACK_FL_NAME_REF) {
-        h->flags = b & QPACK_FL_NAME_REF_N ? HPACK_HEADER_NEVER_INDEXED : 0;
+        never = b & QPACK_FL_NAME_REF_N;
         rc = hpack_int_decode(p, end, 4, &idx);
         if (rc != HPACK_OK)
             return fail_hpack(dec, rc, QPACK_ERR_DECOMPRESSION_FAILED);
         rc = b & QPACK_FL_NAME_REF_STATIC ? static_entry(dec, idx, h) : relative_entry(dec, sec, idx, 0, h);
     } else if (b & QPACK_FL_LITERAL_NAME) {
-        h->flags = b & QPACK_FL_LITERAL_NAME_N ? HPACK_HEADER_NEVER_INDEXED : 0;
+        never = b & QPACK_FL_LITERAL_NAME_N;
         literal_name = 1;
         rc = hpack_string_decode(p, end, 3, dec->s.max_string_length, sc, &h->name, &h->name_len);
     } else {
-        h->flags = b & QPACK_FL_POST_BASE_NAME_N ? HPACK_HEADER_NEVER_INDEXED : 0;
+        never = b & QPACK_FL_POST_BASE_NAME_N;
         rc = hpack_int_decode(p, end, 3, &idx);
         if (rc != HPACK_OK)
             return fail_hpack(dec, rc, QPACK_ERR_DECOMPRESSION_FAILED);
@@ -316,6 +316,8 @@ static int read_line(struct qpack_decoder *dec, struct section *sec, const uint8
     if (rc != HPACK_OK)
         return literal_name ? fail_hpack(dec, rc, QPACK_ERR_DECOMPRESSION_FAILED) : rc;
     rc = hpack_string_decode(p, end, 7, dec->s.max_string_length, sc, &h->value, &h->value_len);
+    /* Set last: looking up a dynamic name clears the flags. */
+    h->flags = never ? HPACK_HEADER_NEVER_INDEXED : 0;
     return rc == HPACK_OK ? QPACK_OK : fail_hpack(dec, rc, QPACK_ERR_DECOMPRESSION_FAILED);
 }
 

@@ -184,13 +184,18 @@ static uint64_t oldest_reference(const struct qpack_encoder *enc, const struct s
     return min;
 }
 
-/* Whether an entry of size n fits, evicting only entries nothing unacknowledged references (RFC 9204 2.1.1). */
+/* Whether an entry of size n fits, evicting only evictable entries (RFC 9204
+ * 2.1.1): acknowledged, and referenced by no unacknowledged section. Keeping
+ * unacknowledged entries is also what lets the decoder unwrap the Required
+ * Insert Count: it is never more than MaxEntries past the inserts it has. */
 static int can_insert(const struct qpack_encoder *enc, const struct section *sec, size_t n)
 {
     const struct hpack_dyn_table *t = &enc->table;
     uint64_t oldest = oldest_reference(enc, sec), id = t->first_id;
     size_t size = t->size;
 
+    if (enc->krc < oldest)
+        oldest = enc->krc;
     if (n > t->max_size)
         return 0;
     for (; size + n > t->max_size; id++) {
