@@ -57,8 +57,8 @@ struct qpack_encoder_settings {
  * to a static entry is indexed; a field equal to a dynamic entry is referenced;
  * other fields are inserted when they may be (the HPACK rules in hpack.h: not
  * never-indexed, not volatile, and fitting in the table without evicting an
- * entry that an unacknowledged section references) and referenced after the
- * insert. A reference to an entry the decoder has not acknowledged may block
+ * entry that is unacknowledged or that an unacknowledged section references)
+ * and referenced after the insert. A reference to an entry the decoder has not acknowledged may block
  * the stream; it is made only while this stream is already blocked or fewer
  * than max_blocked_streams streams are, else the field goes as a literal; it is
  * then inserted anyway if it was seen before, for later sections, unless 8
