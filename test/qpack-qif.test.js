@@ -93,6 +93,7 @@ test('malformed input ends with a message and exit 1, and writes nothing', (t) =
     ['decode', record(1, [0x02, 0x80, 0x10]), /more blocked streams than SETTINGS_QPACK_BLOCKED_STREAMS/],
     ['decode', Buffer.concat([record(1, [0, 0, 0xc1]), record(1, [0, 0, 0xc1])]), /a second field section on stream 1/],
     ['encode', Buffer.from(':method GET\n'), /line 1: expected name<TAB>value/],
+    ['encode', Buffer.from(':method\tGET\nUser-Agent\tx\n\n'), /line 2: field names must be lower case/],
   ];
   for (const [mode, bytes, message] of cases) {
     const input = path.join(dir, 'in');

@@ -60,7 +60,10 @@ function parseText(buf) {
     }
     const tab = line.indexOf('\t');
     if (tab <= 0) throw new Error(`line ${i + 1}: expected name<TAB>value`);
-    current.push([line.slice(0, tab), line.slice(tab + 1)]);
+    const name = line.slice(0, tab);
+    // The encoder lower-cases names; refusing others keeps the round trip byte for byte.
+    if (/[A-Z]/.test(name)) throw new Error(`line ${i + 1}: field names must be lower case (RFC 9114 4.2)`);
+    current.push([name, line.slice(tab + 1)]);
   });
   if (current.length) sections.push(current);
   return sections;
