@@ -39,8 +39,10 @@ Napi::Value FieldsToJs(Napi::Env env, const DecodedSection &s)
     for (size_t i = 0; i < s.strings.size(); i += 2) {
         Napi::Array pair = Napi::Array::New(env, 2);
         napi_value name, value;
-        napi_create_string_latin1(env, s.strings[i].data(), s.strings[i].size(), &name);
-        napi_create_string_latin1(env, s.strings[i + 1].data(), s.strings[i + 1].size(), &value);
+        // Fails only when V8 cannot allocate; an exception is then pending.
+        if (napi_create_string_latin1(env, s.strings[i].data(), s.strings[i].size(), &name) != napi_ok ||
+            napi_create_string_latin1(env, s.strings[i + 1].data(), s.strings[i + 1].size(), &value) != napi_ok)
+            return Napi::Value();
         pair.Set(0u, Napi::Value(env, name));
         pair.Set(1u, Napi::Value(env, value));
         fields.Set((uint32_t)(i / 2), pair);
@@ -112,8 +114,11 @@ Napi::Value QpackDecoder::FeedEncoder(const Napi::CallbackInfo &info)
     }
     Napi::Array result = Napi::Array::New(env, 2 * sections.size());
     for (size_t i = 0; i < sections.size(); i++) {
+        Napi::Value fields = FieldsToJs(env, sections[i]);
+        if (fields.IsEmpty())
+            return fields;
         result.Set((uint32_t)(2 * i), Napi::Number::New(env, (double)sections[i].stream_id));
-        result.Set((uint32_t)(2 * i + 1), FieldsToJs(env, sections[i]));
+        result.Set((uint32_t)(2 * i + 1), fields);
     }
     return result;
 }

@@ -69,7 +69,10 @@ Napi::Value QpackEncoder::Encode(const Napi::CallbackInfo &info)
         return Napi::Value();
     }
     text_.resize(text_len + 1);
-    napi_get_value_string_latin1(env, info[1], text_.data(), text_.size(), &text_len);
+    if (napi_get_value_string_latin1(env, info[1], text_.data(), text_.size(), &text_len) != napi_ok) {
+        ThrowTypeError(env, "text must be a string");
+        return Napi::Value();
+    }
     fields_.resize(count);
     size_t pos = 0;
     for (uint32_t i = 0; i < count; i++) {
