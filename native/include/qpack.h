@@ -20,10 +20,11 @@ extern "C" {
 #endif
 
 /* The first three are RFC 9204 section 6's connection errors, numbered as the
- * negated HTTP/3 error code. After one of them, or NOMEM while changing the
- * table, every later call on that encoder or decoder returns QPACK_ERR_POISONED
- * (the connection must be closed with that code). The others leave the state
- * as it was. */
+ * negated HTTP/3 error code. After one of them, or QPACK_ERR_NOMEM from a
+ * decoder or from qpack_encoder_feed_decoder, every later call on that encoder
+ * or decoder returns QPACK_ERR_POISONED (the connection must be closed). The
+ * others, and QPACK_ERR_NOMEM from qpack_encoder_encode, leave the state as
+ * it was. */
 enum qpack_error {
     QPACK_OK = 0,
     QPACK_BLOCKED = 1,                         /* not an error: section queued until its inserts arrive */
