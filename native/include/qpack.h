@@ -54,20 +54,22 @@ struct qpack_encoder_settings {
     unsigned flags;               /* HPACK_ENCODER_HUFFMAN, HPACK_ENCODER_INDEX_SHORT_COOKIES */
 };
 
-/* The strategy (RFC 9204 2.1, in the spirit of HPACK_INDEX_LINEAR): a field equal
- * to a static entry is indexed; a field equal to a dynamic entry is referenced;
- * other fields are inserted when they may be (the HPACK rules in hpack.h: not
- * never-indexed, not volatile, and fitting in the table without evicting an
- * entry that is unacknowledged or that an unacknowledged section references)
- * and referenced after the insert. A reference to an entry the decoder has not acknowledged may block
- * the stream; it is made only while this stream is already blocked or fewer
- * than max_blocked_streams streams are, else the field goes as a literal; it is
+/* The strategy (RFC 9204 2.1, in the spirit of HPACK_INDEX_LINEAR): a field
+ * equal to a static entry is indexed; a field equal to a dynamic entry is
+ * referenced; another field is inserted and referenced after the insert when
+ * it may be inserted (the HPACK rules in hpack.h: not never-indexed, not
+ * volatile; and fitting without evicting an entry that is unacknowledged or
+ * that an unacknowledged section references) and is worth it (it fits in the
+ * free room, takes at most a quarter of the table, or was seen before).
+ * A reference to an entry the decoder has not acknowledged may block the
+ * stream; it is made only while this stream is already blocked or fewer than
+ * max_blocked_streams streams are, else the field goes as a literal; it is
  * then inserted anyway if it was seen before, for later sections, unless 8
- * inserts are unacknowledged already or the entry would take over a quarter of
- * the table (a bet on acknowledgments that must not become a stream of inserts
- * nobody can use). Entries in the oldest quarter of the
- * table are draining: a field equal to one is re-inserted with Duplicate
- * rather than referenced, when it may block, so old entries can be evicted. */
+ * inserts are unacknowledged already or the entry would take over a quarter
+ * of the table (a bet on acknowledgments that must not become a stream of
+ * inserts nobody can use). Entries in the oldest quarter of the table are
+ * draining: a field equal to one is re-inserted with Duplicate rather than
+ * referenced, when it may block, so old entries can be evicted. */
 
 struct qpack_encoder;
 

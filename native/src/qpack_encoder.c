@@ -223,16 +223,23 @@ static int is_draining(const struct qpack_encoder *enc, uint64_t id)
     return cum <= t->max_size / 4 - room;
 }
 
-/* Whether to insert a field that this section may not reference (see SPECULATIVE_INSERTS). */
-static int worth_speculating(struct qpack_encoder *enc, const struct hpack_index_key *key, size_t entry_size)
+/* Whether a field not in the table is worth inserting. One this section may
+ * reference is, when it fits in the free room, takes at most a quarter of the
+ * table, or was seen before: a big entry evicts several others, so it first
+ * has to show that it repeats. One this section may not reference is a bet
+ * (see SPECULATIVE_INSERTS): only a small one seen before, while the decoder
+ * keeps up, since a large entry in a small table evicts what the bet was about
+ * before it pays. */
+static int worth_inserting(struct qpack_encoder *enc, const struct section *sec, const struct hpack_index_key *key,
+                           size_t entry_size)
 {
     uint64_t *slot = &enc->seen[key->pair_hash % SEEN_SLOTS];
-    int repeats = *slot == key->pair_hash;
+    int repeats = *slot == key->pair_hash, small = entry_size <= enc->table.max_size / 4;
 
     *slot = key->pair_hash;
-    /* A large entry in a small table evicts what the bet was about before it pays. */
-    return repeats && entry_size <= enc->table.max_size / 4 &&
-           qpack_encoder_insert_count(enc) - enc->krc < SPECULATIVE_INSERTS;
+    if (sec->may_block)
+        return small || repeats || entry_size <= enc->table.max_size - enc->table.size;
+    return repeats && small && qpack_encoder_insert_count(enc) - enc->krc < SPECULATIVE_INSERTS;
 }
 
 /* ---- Encoder-stream instructions -------------------------------------- */
@@ -363,7 +370,7 @@ static uint8_t *encode_field(struct qpack_encoder *enc, struct section *sec, uin
     if (static_name < 0 && htoken < 0)
         name_id = hpack_index_find_name(&enc->index, &enc->table, &key, h.name, h.name_len);
     if (!id && !never && (enc->index_volatile || !hpack_field_is_volatile(htoken)) &&
-        (sec->may_block || worth_speculating(enc, &key, entry_size)) && can_insert(enc, sec, entry_size)) {
+        worth_inserting(enc, sec, &key, entry_size) && can_insert(enc, sec, entry_size)) {
         uint64_t abs = insert(enc, &h, static_name, name_id, &key);
         if (sec->may_block)
             return write_indexed(sec, p, abs);
