@@ -8,6 +8,7 @@ const { ConfigError } = require('./errors');
 const { Logger } = require('./logger');
 const { loadCertificate } = require('./certs');
 const { startServer } = require('./start-server');
+const { runTrustCommand, COMMANDS: TRUST_COMMANDS } = require('./tls/trust-command');
 
 const EXIT_BAD_OPTION = 2;
 
@@ -26,6 +27,10 @@ function onSignals(handler) {
 }
 
 async function main(argv, env) {
+  if (TRUST_COMMANDS.includes(argv[0])) {
+    process.exitCode = await runTrustCommand(argv[0], argv.slice(1), env).catch(fail);
+    return;
+  }
   let options;
   try {
     options = parseCli(argv, env);
@@ -100,6 +105,10 @@ async function runPrimary(options) {
       for (const w of Object.values(cluster.workers)) w.process.kill('SIGTERM');
     }
     if (Object.keys(cluster.workers).length === 0) log.drain().then(() => process.exit());
+  });
+  // Each worker reloads --cert/--key itself; the primary only passes the signal on.
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGHUP');
   });
   onSignals(() => {
     stopping = true;

@@ -9,6 +9,7 @@ const path = require('node:path');
 const { CODINGS } = require('./codings');
 const { ConfigError } = require('./errors');
 const { parseHost } = require('./host-header');
+const { parseRequestPath } = require('./resolve-path');
 
 const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'];
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -17,20 +18,30 @@ const OPTIONS = [
   { flag: 'root', key: 'root', arg: 'DIR', def: path.join(REPO_ROOT, 'static'), help: 'directory to serve' },
   { flag: 'host', key: 'host', arg: 'H', def: '127.0.0.1', help: 'address to listen on (:: for all interfaces)' },
   { flag: 'port', key: 'port', arg: 'N', def: 8443, parse: port, help: 'HTTPS (h2 + http/1.1) port, 0 = any free port' },
-  { flag: 'cert', key: 'cert', arg: 'FILE', help: 'PEM certificate (with --key); default: self-signed in --certs-dir' },
+  { flag: 'cert', key: 'cert', arg: 'FILE', help: 'PEM certificate (with --key), reloaded when it changes or on SIGHUP; default: made in --certs-dir, signed by the local CA' },
   { flag: 'key', key: 'key', arg: 'FILE', help: 'PEM private key (with --cert)' },
-  { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(REPO_ROOT, 'certs'), help: 'where the self-signed localhost certificate is made and reused' },
+  { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(REPO_ROOT, 'certs'), help: 'where the localhost certificate signed by the local CA is made and reused' },
+  { flag: 'ca-dir', key: 'caDir', arg: 'DIR', def: userConfigDir(), help: 'where the local CA is made once (trust it with "negotiate-h2 trust")' },
   { flag: 'http-port', key: 'httpPort', arg: 'N', parse: port, help: 'plain-HTTP port that redirects to HTTPS (off by default)' },
   { flag: 'public-host', key: 'publicHost', arg: 'NAME', parse: hostName, help: 'a name --http-port may redirect to besides the certificate\'s names' },
   { flag: 'encodings', key: 'encodings', arg: 'LIST', def: CODINGS.join(','), parse: encodings, help: 'server preference order, a subset of ' + CODINGS.join(',') },
   { flag: 'brotli-engine', key: 'brotliEngine', arg: 'E', def: 'zlib', parse: oneOf(['zlib', 'iltorb']), help: 'zlib | iltorb' },
   { flag: 'no-dynamic', key: 'dynamic', bool: true, def: true, help: 'never compress on the fly (precompressed variants and identity only)' },
+  { flag: 'negotiate-endpoint', key: 'negotiateEndpoint', arg: 'PATH', def: '/_negotiate', parse: endpointPath, help: 'path of the JSON negotiation explainer the demo uses; off = none' },
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: headerValue, help: 'Cache-Control of file responses' },
   { flag: 'revalidate-ms', key: 'revalidateMs', arg: 'N', def: 0, parse: intIn(0, 3_600_000), help: 'reuse a file\'s stat for N ms (0 = check the disk on every request)' },
+  { flag: 'engine', key: 'engine', arg: 'E', def: 'node', parse: oneOf(['node', 'native']), help: 'HTTP/2 engine: node (node:http2) | native (server/h2, RFC 9113 in JS with the native HPACK codec)' },
   { flag: 'workers', key: 'workers', arg: 'N', def: 1, parse: intIn(1, Math.max(64, os.availableParallelism() * 4)), help: 'processes sharing the port (1 = no cluster)' },
   { flag: 'help', key: 'help', bool: true, help: 'show this help' },
 ];
+
+// The XDG config directory: the local CA belongs to the user, not to a copy of the package.
+function userConfigDir() {
+  const base = process.env.XDG_CONFIG_HOME && path.isAbsolute(process.env.XDG_CONFIG_HOME)
+    ? process.env.XDG_CONFIG_HOME : path.join(os.homedir(), '.config');
+  return path.join(base, 'negotiate-h2');
+}
 
 function envName(opt) {
   return 'NEGOTIATE_' + opt.flag.toUpperCase().replace(/-/g, '_');
@@ -66,6 +77,20 @@ function oneOf(allowed) {
     if (!allowed.includes(value)) throw new Error(`expected one of ${allowed.join(', ')}, got "${value}"`);
     return value;
   };
+}
+
+// A canonical path (as requests are matched after normalisation) or false for "off". The
+// endpoint hides a file of the same name, hence a way to move it or switch it off.
+function endpointPath(value) {
+  if (value === false || value === 'off') return false;
+  let rel = null;
+  try {
+    if (typeof value === 'string' && !value.includes('?')) rel = parseRequestPath(value).rel;
+  } catch {
+    rel = null;
+  }
+  if (rel !== value || value === '/') throw new Error(`expected off or a normalised path such as /_negotiate, got "${value}"`);
+  return value;
 }
 
 function encodings(value) {
@@ -199,7 +224,7 @@ function mergeTimeouts(defaults, overrides = {}) {
 }
 
 function helpText() {
-  const lines = ['Usage: node server [options]', '', 'Options (each has the environment twin shown under it; flags win):'];
+  const lines = ['Usage: node server [options]', '       node server trust | untrust [--ca-dir DIR]   (the local CA into / out of the browsers\' NSS databases)', '', 'Options (each has the environment twin shown under it; flags win):'];
   for (const opt of OPTIONS) {
     const left = `  --${opt.flag}${opt.arg ? ' ' + opt.arg : ''}`;
     const def = opt.def !== undefined && !opt.bool ? ` (default: ${opt.def})` : '';

@@ -5,18 +5,11 @@
 
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const mime = require('mime-types');
-const compressible = require('compressible');
-const { VARIANT_EXTENSIONS } = require('./codings');
+const { typeOfName, isVariantName, whyNotCompressible } = require('./compressibility');
 
-const VARIANT_SUFFIXES = Object.values(VARIANT_EXTENSIONS);
-
-const isVariantName = (name) => VARIANT_SUFFIXES.some((suffix) => name.endsWith(suffix));
-
-/** Whether the file's media type (from its name) is worth compressing: text, JSON, SVG, wasm... not PNG or JPEG. */
+/** Whether the file (by its name) is worth compressing, by the rule the server applies. */
 function isCompressibleName(name) {
-  const type = mime.lookup(name);
-  return Boolean(type) && compressible(type) === true;
+  return whyNotCompressible(name, typeOfName(name)) === null;
 }
 
 /** Why a directory entry that is not a regular file or a directory is not compressed. */

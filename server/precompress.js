@@ -21,12 +21,10 @@ const { listSourceFiles, isCompressibleName } = require('./precompress-walk');
 const { lstatVariant, writeVariant, removeVariant } = require('./precompress-variant');
 const { Manifest } = require('./precompress-manifest');
 const { formatSummary, createProgressLine } = require('./precompress-report');
+const { MIN_COMPRESS_BYTES, savesBytes } = require('./compressibility');
 
 const DEFAULT_DIR = path.join(__dirname, '..', 'static');
 const DEFAULT_CODINGS = ['br', 'gzip', 'zstd', 'lzma'];
-// Below ~1 KiB a response fits in one packet and one DATA frame compressed or
-// not, so a variant saves no round trip, while it still costs a stat per request.
-const MIN_BYTES = 1024;
 
 /**
  * @typedef {object} CodingSummary
@@ -101,11 +99,11 @@ async function updateVariant({ engines, coding, source, sourceStat, readSource, 
   let reason = notOursReason(existing, owned, force);
   if (reason !== null && reason !== NOT_OURS) return { outcome: 'skipped', size: sourceSize, reason };
   const compressed = await engines.compress(coding, await readSource(), { level: 'max' });
-  if (reason === NOT_OURS && compressed.length < sourceSize && existing.size === BigInt(compressed.length)
+  if (reason === NOT_OURS && savesBytes(compressed.length, sourceSize) && existing.size === BigInt(compressed.length)
     && (await fs.readFile(target)).equals(compressed)) reason = null;
   // A stale variant that is not the tool's is left in place; the server ignores it as stale.
   if (reason !== null) return { outcome: 'skipped', size: sourceSize, reason };
-  if (compressed.length >= sourceSize) {
+  if (!savesBytes(compressed.length, sourceSize)) {
     // A stale variant from an older, more compressible version must not linger.
     if (existing !== null) await removeVariant(target, existing);
     manifest.forget(target);
@@ -136,7 +134,7 @@ async function precompressDir(dir, {
   codings = DEFAULT_CODINGS,
   force = false,
   concurrency = os.availableParallelism(),
-  minBytes = MIN_BYTES,
+  minBytes = MIN_COMPRESS_BYTES,
   onProgress = () => {},
 } = {}) {
   checkCodings(codings, engines);
@@ -303,4 +301,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { precompressDir, DEFAULT_CODINGS, MIN_BYTES };
+module.exports = { precompressDir, DEFAULT_CODINGS };

@@ -11,6 +11,7 @@ const { promisify } = require('node:util');
 const { startServer } = require('../server');
 const { renderMimeDbModule, OUTPUT: MIME_DB_MODULE } = require('../docs/tools/vendor-mime-db');
 const { chromiumSkipReason, launchChromium, newSecureContext } = require('./helpers/browser');
+const { certutilSkipReason } = require('./helpers/certutil');
 
 const execFileAsync = promisify(execFile);
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -24,8 +25,9 @@ const COMPARED = '/vendor/mime-db.js';
 const WAIT_MS = 15_000;
 
 /**
- * A temp dir holding site/ (static/ without stray variants, precompressed there) and
- * certs/ (the server's self-signed certificate), so the test writes nothing in the repo.
+ * A temp dir holding site/ (static/ without stray variants, precompressed there), certs/ (the
+ * server's localhost certificate) and ca/ (the local CA that signs it), so the test writes
+ * nothing in the repo or the user's config directory.
  */
 async function stageSite(t) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'demo-site-'));
@@ -34,7 +36,7 @@ async function stageSite(t) {
   await fs.cp(STATIC_DIR, root, { recursive: true, filter: (src) => !VARIANT.test(src) });
   await execFileAsync(process.execPath, [path.join(REPO_ROOT, 'server', 'precompress.js'), root, '--quiet'],
     { timeout: 60_000 });
-  return { root, certsDir: path.join(dir, 'certs') };
+  return { dir, root, certsDir: path.join(dir, 'certs'), caDir: path.join(dir, 'ca') };
 }
 
 /** Opens the page and waits until "This visit" has finished measuring. */
@@ -75,8 +77,8 @@ test('demo site in headless Chromium over HTTPS', { timeout: 180_000 }, async (t
     t.skip(skip);
     return;
   }
-  const { root, certsDir } = await stageSite(t);
-  const server = await startServer({ root, certsDir, port: 0, host: '127.0.0.1', logLevel: 'silent' });
+  const { dir, root, certsDir, caDir } = await stageSite(t);
+  const server = await startServer({ root, certsDir, caDir, port: 0, host: '127.0.0.1', logLevel: 'silent' });
   t.after(() => server.close());
   // server.url names localhost; the browser must reach the loopback address the server listens on.
   const home = `https://127.0.0.1:${server.port}/`;
@@ -152,6 +154,34 @@ test('demo site in headless Chromium over HTTPS', { timeout: 180_000 }, async (t
       await page.screenshot({ path: path.join(ARTIFACTS, 'demo-narrow.png'), fullPage: true });
     } finally {
       await context.close();
+    }
+  });
+
+  await t.test('accepts the certificate once the local CA is trusted: no certificate errors ignored', async (st) => {
+    const skip = certutilSkipReason();
+    if (skip) {
+      st.skip(skip);
+      return;
+    }
+    // `negotiate-h2 trust` puts the CA in $HOME/.pki/nssdb, which Chromium on Linux reads, so a
+    // temporary HOME keeps the real user's store untouched.
+    const userHome = path.join(dir, 'home');
+    await fs.mkdir(userHome);
+    await execFileAsync(process.execPath, [path.join(REPO_ROOT, 'server'), 'trust', '--ca-dir', caDir],
+      { env: { ...process.env, HOME: userHome }, timeout: 30_000 });
+    const strictBrowser = await launchChromium({ home: userHome });
+    try {
+      const context = await newSecureContext(strictBrowser, { ignoreHTTPSErrors: false });
+      const page = await context.newPage();
+      page.setDefaultTimeout(WAIT_MS);
+      const response = await page.goto(`https://localhost:${server.port}/`, { waitUntil: 'load' });
+      assert.equal(response.status(), 200);
+      assert.equal(await page.evaluate(() => performance.getEntriesByType('navigation')[0].nextHopProtocol), 'h2');
+      await page.waitForSelector('#visit:is([data-state="ready"], [data-state="error"])');
+      const visit = await readVisit(page);
+      assert.equal(visit.state, 'ready', `page reported: ${visit.status}`);
+    } finally {
+      await strictBrowser.close();
     }
   });
 

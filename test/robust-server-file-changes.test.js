@@ -126,8 +126,9 @@ for (const [protocol, fetchAcross] of Object.entries(CLIENTS)) {
         const file = path.join(dir, target.served);
         const old = version('old');
         const next = version('new');
-        // A variant is used only when it is not older than its source, so it is written second.
-        if (target.served !== target.rel) await fs.writeFile(path.join(dir, target.rel), version('src'));
+        // A variant is used only when it is not older than its source, so it is written second,
+        // and only when it is smaller, so the source is larger.
+        if (target.served !== target.rel) await fs.writeFile(path.join(dir, target.rel), version('src', 2 * SIZE));
         await fs.writeFile(file, old);
         const r = await fetchAcross(rel, target.headers, () => change.apply(file, next));
         assertOneVersion(r, change.versions(old, next));

@@ -5,6 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
+const fsSync = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
 const net = require('node:net');
@@ -16,6 +17,12 @@ const { execFile } = require('node:child_process');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { spawnCli, makeTempDir, testCertificate, REPO_ROOT } = require('./helpers/server');
 const { createClients } = require('./helpers/clients');
+
+// The local CA every server in this file signs its certificate with: a temporary --ca-dir
+// (through the environment twin, which the spawned CLIs inherit), never the user's own.
+process.env.NEGOTIATE_CA_DIR = fsSync.mkdtempSync(path.join(os.tmpdir(), 'negotiate-cli-ca-'));
+test.after(() => fs.rm(process.env.NEGOTIATE_CA_DIR, { recursive: true, force: true }));
+const readCa = () => fs.readFile(path.join(process.env.NEGOTIATE_CA_DIR, 'ca.pem'));
 
 function runCli(args, env = {}) {
   return new Promise((resolve) => {
@@ -37,7 +44,7 @@ test('--help lists every option with its environment twin', async () => {
   const res = await runCli(['--help']);
   assert.equal(res.code, 0);
   for (const flag of ['--root', '--host', '--port', '--cert', '--key', '--http-port', '--encodings', '--brotli-engine',
-    '--no-dynamic', '--log-level', '--cache-control', '--workers', '--revalidate-ms', '--certs-dir', '--public-host']) {
+    '--no-dynamic', '--log-level', '--cache-control', '--workers', '--revalidate-ms', '--certs-dir', '--ca-dir', '--public-host']) {
     assert.ok(res.stdout.includes(flag), flag);
     assert.ok(res.stdout.includes('NEGOTIATE_' + flag.slice(2).toUpperCase().replace(/-/g, '_')), flag);
   }
@@ -64,19 +71,20 @@ test('first start makes a localhost certificate, later starts reuse it', async (
   t.after(() => first.stop('SIGKILL'));
   assert.match(first.url, /^https:\/\/localhost:\d+\/$/);
   assert.notEqual(first.port, 0, 'port 0 prints the real port');
-  assert.equal(first.output().match(/generated a self-signed certificate/g).length, 1);
+  assert.equal(first.output().match(/made a localhost certificate signed by the local CA/g).length, 1);
   const cert = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'), 'utf8');
   const x509 = new crypto.X509Certificate(cert);
   assert.match(x509.subjectAltName, /DNS:localhost/);
   assert.match(x509.subjectAltName, /IP Address:127\.0\.0\.1/);
   assert.match(x509.subjectAltName, /IP Address:0:0:0:0:0:0:0:1/);
-  const res = await createClients({ port: first.port, ca: cert }).h2('/');
+  assert.ok(x509.verify(new crypto.X509Certificate(await readCa()).publicKey), 'signed by the local CA');
+  const res = await createClients({ port: first.port, ca: await readCa() }).h2('/');
   assert.equal(res.status, 200);
   assert.deepEqual(await first.stop(), { code: 0, signal: null });
 
   const second = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir]);
   t.after(() => second.stop('SIGKILL'));
-  assert.doesNotMatch(second.output(), /generated/);
+  assert.doesNotMatch(second.output(), /made a/);
   assert.equal(await fs.readFile(path.join(certsDir, 'localhost-cert.pem'), 'utf8'), cert);
   assert.deepEqual(await second.stop(), { code: 0, signal: null });
 });
@@ -100,7 +108,7 @@ test('environment twins configure the server; the HTTP port redirects to HTTPS',
   assert.equal(get.headers.location, `https://127.0.0.1:${srv.port}/a/b?c=d`);
   const post = await ask('POST', '/form');
   assert.equal(post.statusCode, 308);
-  const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+  const ca = await readCa();
   const page = await createClients({ port: srv.port, ca }).h1('/');
   assert.equal(page.headers['cache-control'], 'no-cache');
   assert.deepEqual(await srv.stop(), { code: 0, signal: null });
@@ -113,7 +121,7 @@ test('SIGTERM lets in-flight responses finish, then exits 0', async (t) => {
   await fs.writeFile(path.join(root, 'big.bin'), big);
   const srv = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir, '--log-level', 'warn']);
   t.after(() => srv.stop('SIGKILL'));
-  const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+  const ca = await readCa();
 
   // One slow HTTP/1.1 download and one HTTP/2 download, both paused mid-body.
   let h1Received = 0;
@@ -159,7 +167,7 @@ test('--workers 2 shares one port across processes', async (t) => {
   const srv = await spawnCli(['--port', '0', '--root', root, '--certs-dir', certsDir, '--workers', '2', '--log-level', 'warn']);
   t.after(() => srv.stop('SIGKILL'));
   assert.equal(srv.output().match(/listening on/g).length, 1, 'the URL is printed once');
-  const ca = await fs.readFile(path.join(certsDir, 'localhost-cert.pem'));
+  const ca = await readCa();
   const clients = createClients({ port: srv.port, ca });
   const results = await Promise.all(Array.from({ length: 6 }, () => clients.h1('/')));
   for (const res of results) assert.equal(res.body.toString(), '<h1>hello</h1>');
@@ -191,6 +199,8 @@ test('start-up errors: exactly one line naming the flag or variable, exit 2', as
     [[...port0, '--cert', certFile, '--key', otherKey], {}, `--key: ${otherKey} is not the key of the certificate in ${certFile}`],
     [[...port0, '--certs-dir', path.join(certFile, 'sub')], {},
       `--certs-dir: ${path.join(certFile, 'sub')}: ENOTDIR: not a directory, open '${path.join(certFile, 'sub', 'localhost-cert.pem')}'`],
+    [[...port0, '--ca-dir', path.join(certFile, 'sub')], {},
+      `--ca-dir: ${path.join(certFile, 'sub')}: ENOTDIR: not a directory, open '${path.join(certFile, 'sub', 'ca.pem')}'`],
     [[...port0, '--host', 'no-such-host.invalid'], {}, '--host: no-such-host.invalid: cannot be resolved'],
     [[...port0, '--workers', '2', '--host', 'no-such-host.invalid'], {}, '--host: no-such-host.invalid: cannot be resolved'],
     [['--port', String(busyPort)], {}, `--port: 127.0.0.1:${busyPort}: in use`],

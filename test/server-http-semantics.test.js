@@ -56,7 +56,7 @@ test('http semantics', async (t) => {
         assert.equal(same.headers.vary, 'Accept-Encoding');
         assert.equal(same.headers['cache-control'], 'public, max-age=60');
         assert.equal(same.headers['last-modified'], res.headers['last-modified']);
-        const weak = await get(path, { 'accept-encoding': ae, 'if-none-match': `"nope", W/${res.headers.etag}` });
+        const weak = await get(path, { 'accept-encoding': ae, 'if-none-match': `"nope", W/${res.headers.etag.replace(/^W\//, '')}` });
         assert.equal(weak.status, 304, 'weak comparison inside a list');
       }
       const values = Object.values(tags);
@@ -132,6 +132,76 @@ test('http semantics', async (t) => {
       assert.equal((await h(new Date(Date.parse(lm) + 1000).toUTCString())).status, 200);
       const other = await get('/page.html', { 'accept-encoding': 'br', 'range': 'bytes=0-3', 'if-range': etag });
       assert.equal(other.status, 200, "another coding's ETag does not match");
+    });
+
+    await t.test(`${proto}: If-Match and If-Unmodified-Since (412) in the order of RFC 9110 13.2.2`, async () => {
+      const full = await get('/page.html', { 'accept-encoding': 'br' });
+      const { etag } = full.headers;
+      const lm = full.headers['last-modified'];
+      const earlier = new Date(Date.parse(lm) - 1000).toUTCString();
+      // [headers, status]
+      const rows = [
+        [{ 'if-match': etag }, 200],
+        [{ 'if-match': `"x", ${etag}` }, 200],
+        [{ 'if-match': '*' }, 200],
+        [{ 'if-match': '"x"' }, 412],
+        [{ 'if-match': `W/${etag}` }, 412],
+        [{ 'if-unmodified-since': lm }, 200],
+        [{ 'if-unmodified-since': earlier }, 412],
+        [{ 'if-unmodified-since': 'not a date' }, 200],
+        [{ 'if-match': etag, 'if-unmodified-since': earlier }, 200],
+        [{ 'if-match': '"x"', 'if-none-match': etag }, 412],
+        [{ 'if-unmodified-since': earlier, 'if-modified-since': lm }, 412],
+        [{ 'if-match': etag, 'if-none-match': etag }, 304],
+        [{ 'if-match': etag, 'range': 'bytes=0-3' }, 206],
+        [{ 'if-match': '"x"', 'range': 'bytes=0-3' }, 412],
+      ];
+      for (const [headers, status] of rows) {
+        const res = await get('/page.html', { 'accept-encoding': 'br', ...headers });
+        const label = JSON.stringify(headers);
+        assert.equal(res.status, status, label);
+        assert.equal(res.headers.vary, 'Accept-Encoding', label);
+        assert.equal(res.headers.etag, etag, label);
+        if (status === 412) {
+          assert.equal(res.headers['last-modified'], lm, label);
+          assert.equal(res.headers['content-encoding'], undefined, label);
+          assert.equal(res.body.toString(), 'precondition failed\n', label);
+        }
+      }
+      const head = await get('/page.html', { 'accept-encoding': 'br', 'if-match': '"x"' }, 'HEAD');
+      assert.equal(head.status, 412);
+      assert.equal(head.body.length, 0);
+      // Preconditions are ignored where the response would not be 2xx (13.2.1).
+      assert.equal((await get('/nope.html', { 'if-match': '"x"' })).status, 404);
+      assert.equal((await get('/page.html', { 'accept-encoding': 'identity;q=0, gzip;q=0, br;q=0, zstd;q=0, deflate;q=0, lzma;q=0', 'if-match': '"x"' })).status, 406);
+    });
+
+    await t.test(`${proto}: on-the-fly ETags are weak: 304 yes, If-Match and If-Range no`, async () => {
+      const full = await get('/app.js', { 'accept-encoding': 'gzip' });
+      const { etag } = full.headers;
+      assert.match(etag, /^W\/"[^"]+-gzip"$/);
+      const identity = await get('/app.js', {});
+      assert.match(identity.headers.etag, /^"[^"]+"$/, 'identity keeps a strong ETag');
+      const lm = full.headers['last-modified'];
+      // [headers, status]
+      const rows = [
+        [{ 'if-none-match': etag }, 304],
+        [{ 'if-none-match': etag.slice(2) }, 304],
+        [{ 'if-match': etag }, 412],
+        [{ 'if-match': etag.slice(2) }, 412],
+        [{ 'if-match': '*' }, 200],
+        [{ 'range': 'bytes=0-3' }, 206],
+        [{ 'range': 'bytes=0-3', 'if-range': etag }, 200],
+        [{ 'range': 'bytes=0-3', 'if-range': etag.slice(2) }, 200],
+        [{ 'range': 'bytes=0-3', 'if-range': lm }, 200],
+      ];
+      for (const [headers, status] of rows) {
+        const res = await get('/app.js', { 'accept-encoding': 'gzip', ...headers });
+        const label = JSON.stringify(headers);
+        assert.equal(res.status, status, label);
+        assert.equal(res.headers.etag, etag, label);
+        if (status === 200) assert.deepEqual(res.body, full.body, label);
+      }
     });
 
     await t.test(`${proto}: HEAD has the GET headers and no body`, async () => {

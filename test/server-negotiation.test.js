@@ -32,6 +32,9 @@ const MATRIX = [
   ['lzma', 'lzma'],
   ['zstd', 'zstd'],
   ['zstd;q=abc, gzip', 'gzip'],
+  // Malformed q as negotiator reads it (parseFloat): 2 outweighs 1; -1 also sinks identity.
+  ['gzip;q=2, br', 'gzip'],
+  ['gzip;q=-1', 406],
   ['BR', 'br'],
   ['compress, x-gzip', 'identity'],
   ['unknown, identity;q=0', 406],
@@ -107,11 +110,31 @@ test('negotiation', async (t) => {
     const echo = JSON.parse((await srv.h1('/_negotiate?path=/app.js', { headers: { 'accept-encoding': 'gzip, deflate' } })).body);
     assert.equal(echo.acceptEncoding, 'gzip, deflate', "without ae the request's own header is evaluated");
     assert.equal(echo.chosen, 'gzip');
-    const q = JSON.parse((await srv.h1('/_negotiate?path=/app.js&ae=gzip;q=0.5,br')).body);
-    assert.equal(q.variants.find((v) => v.coding === 'gzip').q, 0.5);
-    assert.equal(q.variants.find((v) => v.coding === 'br').q, 1);
-    assert.equal(q.variants.find((v) => v.coding === 'zstd').q, null);
-    assert.equal(q.variants.find((v) => v.coding === 'zstd').acceptable, false);
+    // q is negotiator's weight for each coding (non-numbers as strings), acceptable is the
+    // decision's own: [ae (undefined = no header), { coding: q }, chosen]
+    const weights = [
+      ['gzip;q=0.5,br', { br: 1, zstd: 0, gzip: 0.5, deflate: 0, lzma: 0, identity: 0.5 }, 'br'],
+      ['br;q=0, *;q=0.3', { br: 0, zstd: 0.3, gzip: 0.3, deflate: 0.3, lzma: 0.3, identity: 0.3 }, 'zstd'],
+      ['GZIP ; Q=0.250, gzip;q=0.7, identity;q=0', { br: 0, zstd: 0, gzip: 0.7, deflate: 0, lzma: 0, identity: 0 }, 'gzip'],
+      ['gzip;q=2, zstd;q=0.5x', { br: 0, zstd: 0.5, gzip: 2, deflate: 0, lzma: 0, identity: 0.5 }, 'gzip'],
+      ['br;q=abc, deflate;q=1e999', { br: 'NaN', zstd: 0, gzip: 0, deflate: 'Infinity', lzma: 0, identity: 1 }, 'deflate'],
+      ['gzip;q=-1', { br: 0, zstd: 0, gzip: -1, deflate: 0, lzma: 0, identity: -1 }, null],
+      ['', { br: 0, zstd: 0, gzip: 0, deflate: 0, lzma: 0, identity: 1 }, 'identity'],
+      [undefined, { br: 1, zstd: 1, gzip: 1, deflate: 1, lzma: 1, identity: 1 }, 'identity'],
+    ];
+    for (const [ae, expected, chosen] of weights) {
+      const query = `/_negotiate?path=/app.js${ae === undefined ? '' : `&ae=${encodeURIComponent(ae)}`}`;
+      const report = JSON.parse((await srv.h1(query)).body);
+      const got = Object.fromEntries(report.variants.map((v) => [v.coding, v.q]));
+      assert.deepEqual(got, expected, String(ae));
+      assert.equal(report.chosen, chosen, String(ae));
+      for (const v of report.variants) assert.equal(v.acceptable, Number(v.q) > 0, `${ae} ${v.coding}`);
+    }
+    const none = JSON.parse((await srv.h1('/_negotiate?path=/app.js')).body);
+    assert.equal(none.chosen, 'identity');
+    assert.match(none.reason, /^no Accept-Encoding header: any coding is acceptable \(RFC 9110 12\.5\.3\), but identity is sent/);
+    const empty = JSON.parse((await srv.h1('/_negotiate?path=/app.js&ae=')).body);
+    assert.match(empty.reason, /^empty Accept-Encoding: only identity is acceptable/);
 
     const tiny = JSON.parse((await srv.h1('/_negotiate?path=/tiny.txt&ae=br')).body);
     assert.equal(tiny.chosen, 'identity');
@@ -123,6 +146,20 @@ test('negotiation', async (t) => {
     assert.equal((await srv.h1('/_negotiate?path=/../etc/passwd')).status, 400);
     assert.equal((await srv.h1('/_negotiate?path=/missing.js')).status, 404);
   });
+});
+
+test('--negotiate-endpoint moves the endpoint or switches it off', async (t) => {
+  const moved = await startTestServer({ files: { 'app.js': APP, '_negotiate': 'a file' }, negotiateEndpoint: '/api/negotiate' });
+  const off = await startTestServer({ files: { 'app.js': APP, '_negotiate': 'a file' }, negotiateEndpoint: 'off' });
+  t.after(() => Promise.all([moved.close(), off.close()]));
+  for (const proto of ['h1', 'h2']) {
+    const report = await moved[proto]('/api/negotiate?path=/app.js&ae=gzip');
+    assert.equal(report.status, 200);
+    assert.equal(JSON.parse(report.body).chosen, 'gzip');
+    assert.equal((await moved[proto]('/_negotiate?path=/app.js')).body.toString(), 'a file', 'the old path is a file again');
+    assert.equal((await off[proto]('/_negotiate?path=/app.js')).body.toString(), 'a file');
+    assert.equal((await off[proto]('/api/negotiate?path=/app.js')).status, 404);
+  }
 });
 
 test('--encodings sets the preference order and the subset offered', async (t) => {
