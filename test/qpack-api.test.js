@@ -4,6 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { QpackEncoder, QpackDecoder } = require('../native');
+const addon = require('../native/js/addon');
 
 const REQUEST = [
   [':method', 'GET'],
@@ -133,6 +134,66 @@ test('arguments are checked with ERR_QPACK_INVALID_ARGUMENT', () => {
     [() => new QpackEncoder({ maxTableCapacity: 100, tableCapacity: 200 }), RangeError],
     [() => dec.decode(0, 'not bytes'), TypeError],
     [() => dec.feedEncoder(null), TypeError],
+    // The addon's own checks, below the JS ones.
+    [() => addon.QpackEncoder(0, 0, 0, 0), TypeError],
+    [() => new addon.QpackEncoder(100, 200, 0, 0), RangeError],
+    [() => new addon.QpackDecoder(2 ** 24 + 1, 0, 0, 0, 0), RangeError],
+    [() => new addon.QpackEncoder(0, 0, 0, 0).encode(0, 'ab', new Int32Array([1, 2, 0]), 1, Buffer.alloc(64), 0), RangeError],
+    [() => new addon.QpackDecoder(0, 0, 0, 0, 0).readDecoderStream(Buffer.alloc(8), 9), RangeError],
   ];
   for (const [fn, type] of cases) assert.throws(fn, (err) => err instanceof type && err.code === 'ERR_QPACK_INVALID_ARGUMENT');
+});
+
+// As for HPACK (test/hpack-latin1.test.js): a code unit above 0xFF has no byte,
+// and cutting it to its low byte would turn U+010D U+010A into CR LF.
+const NOT_LATIN1 = [
+  ['U+010D U+010A in a value', [['x-a', 'ok\u010d\u010aset-cookie: evil']], 'field 0 value has U+010D'],
+  ['dotted capital I in a name', [['x-ok', '1'], ['\u0130stanbul', 'city']], 'field 1 name has U+0307'],
+  ['emoji in a value', { ':path': '/', 'x-mood': '\u{1f600}' }, 'field 1 value has U+D83D'],
+];
+
+for (const [what, headers, message] of NOT_LATIN1) {
+  test(`encode refuses ${what} and leaves the encoder as it was`, () => {
+    const enc = new QpackEncoder({ maxTableCapacity: 4096, maxBlockedStreams: 10 });
+    const dec = new QpackDecoder({ maxTableCapacity: 4096, maxBlockedStreams: 10 });
+    const first = enc.encode(0, [['x-before', 'indexed-value']]);
+    dec.feedEncoder(first.encoderStream);
+    assert.deepStrictEqual(dec.decode(0, first.section), [['x-before', 'indexed-value']]);
+    const before = [enc.insertCount, enc.blockedStreams];
+    assert.throws(() => enc.encode(4, headers), (err) =>
+      err instanceof TypeError && err.code === 'ERR_QPACK_INVALID_ARGUMENT' && err.message.startsWith(message));
+    assert.deepStrictEqual([enc.insertCount, enc.blockedStreams], before);
+    const next = [['x-before', 'indexed-value'], ['x-after', 'latin1 \xff \xe9']];
+    const { section, encoderStream } = enc.encode(8, next);
+    dec.feedEncoder(encoderStream);
+    assert.deepStrictEqual(dec.decode(8, section), next);
+  });
+}
+
+test("a value's toString that encodes another section yields two sections the peer decodes", () => {
+  const enc = new QpackEncoder({ maxTableCapacity: 4096, maxBlockedStreams: 10 });
+  const dec = new QpackDecoder({ maxTableCapacity: 4096, maxBlockedStreams: 10 });
+  let inner;
+  const value = { toString: () => ((inner = enc.encode(4, [['x-inner', 'i']])), 'outer') };
+  const outer = enc.encode(8, [['x-outer', value]]);
+  assert.deepStrictEqual(dec.feedEncoder(Buffer.concat([inner.encoderStream, outer.encoderStream])), []);
+  assert.deepStrictEqual(dec.decode(4, inner.section), [['x-inner', 'i']]);
+  assert.deepStrictEqual(dec.decode(8, outer.section), [['x-outer', 'outer']]);
+});
+
+test('a section or encoder stream larger than half the output slab gets its own memory', () => {
+  const opts = { maxTableCapacity: 65536, maxBlockedStreams: 10 };
+  const enc = new QpackEncoder({ ...opts, huffman: false, sensitive: ['x-secret'] });
+  const dec = new QpackDecoder(opts);
+  const fields = [
+    [['x-big', 'v'.repeat(20000)]], // inserted: a large encoder stream
+    [['x-secret', 's'.repeat(20000)]], // never inserted: a large section
+    [[':method', 'GET']],
+  ];
+  const out = fields.map((headers, i) => enc.encode(4 * i, headers));
+  const large = [out[0].encoderStream, out[1].section];
+  assert.deepStrictEqual(large.map((b) => b.length > 20000 && b.buffer.byteLength === b.length), [true, true]);
+  assert.strictEqual(out[2].section.buffer.byteLength, 8192); // native/js/slab.js
+  for (const { encoderStream } of out) dec.feedEncoder(encoderStream);
+  out.forEach(({ section }, i) => assert.deepStrictEqual(dec.decode(4 * i, section), fields[i]));
 });
