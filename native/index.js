@@ -51,7 +51,8 @@ class Encoder {
       throw invalid(RangeError, `indexing must be 'linear', 'static' or 'none', got ${indexing}`);
     }
     this.#packer = new FieldPacker(sensitive, invalid, 'header');
-    this.#native = new addon.Encoder(checkSize(tableSize, 'tableSize', MAX_TABLE_SIZE), INDEXING[indexing], encoderFlags(opts));
+    checkSize(tableSize, 'tableSize', MAX_TABLE_SIZE);
+    this.#native = new addon.Encoder(tableSize, INDEXING[indexing], encoderFlags(opts));
   }
 
   // One header block as a Buffer, from [[name, value], ...] or { name: value | [values] }.

@@ -21,7 +21,8 @@ void ThrowWithCode(const Napi::Error &error, const char *code)
 
 const char *InvalidArgumentCode(Codec codec)
 {
-    return codec == Codec::kHpack ? hpack_strerror(HPACK_ERR_INVALID_ARGUMENT) : qpack_strerror(QPACK_ERR_INVALID_ARGUMENT);
+    return codec == Codec::kHpack ? hpack_strerror(HPACK_ERR_INVALID_ARGUMENT)
+                                  : qpack_strerror(QPACK_ERR_INVALID_ARGUMENT);
 }
 
 bool GetTypedArray(Napi::Value value, napi_typedarray_type want, void **data, size_t *count)
