@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Debian packages the tests and benchmarks use, and h2spec (built with Go).
+# The Debian packages the tests and benchmarks use, a few PyPI packages, and h2spec (built with Go).
 #   system-deps.sh check    lists what is missing (exit 1 if anything is)
 #   system-deps.sh install  installs what is missing (Debian packages need root and apt-get)
 set -uo pipefail
@@ -12,6 +12,7 @@ declare -A PKG=(
 # files that packages without a command provide
 declare -A FILE_PKG=(
   [/usr/include/nghttp2/nghttp2.h]=libnghttp2-dev
+  [/usr/include/nghttp3/nghttp3.h]=libnghttp3-dev
   [/usr/lib/nginx/modules/ngx_http_brotli_static_module.so]=libnginx-mod-http-brotli-static
 )
 missing=()
@@ -42,6 +43,12 @@ install_h2spec() {
 }
 # Without Go, Debian's golang-go builds it.
 if ! h2spec_path >/dev/null && ! command -v go >/dev/null 2>&1; then missing+=(golang-go); fi
+# Python modules (from PyPI) -> pip package
+declare -A PY_PKG=( [pylsqpack]=pylsqpack )
+missing_py=()
+# pip itself comes from Debian where it is missing.
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
+for mod in "${!PY_PKG[@]}"; do python3 -c "import $mod" >/dev/null 2>&1 || missing_py+=("${PY_PKG[$mod]}"); done
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u | sed '/^$/d')
 
 case "${1:-check}" in
@@ -49,6 +56,9 @@ case "${1:-check}" in
     status=0
     if path=$(h2spec_path); then echo "system-deps: h2spec at $path"
     else echo "system-deps: h2spec missing: go install $H2SPEC_MODULE  (or: bash scripts/system-deps.sh install)"; status=1; fi
+    if [ ${#missing_py[@]} -gt 0 ]; then
+      echo "system-deps: missing Python packages: ${missing_py[*]} (pip install ${missing_py[*]})"; status=1
+    fi
     if [ ${#missing[@]} -eq 0 ]; then echo "system-deps: all Debian packages present"; exit $status; fi
     echo "system-deps: missing Debian packages: ${missing[*]}"
     echo "system-deps: install them with: sudo apt-get install -y ${missing[*]}  (or: bash scripts/system-deps.sh install)"
@@ -63,6 +73,11 @@ case "${1:-check}" in
       export DEBIAN_FRONTEND=noninteractive
       apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
         || echo "system-deps: apt-get failed; tests that need ${missing[*]} will be skipped" >&2
+    fi
+    if [ ${#missing_py[@]} -gt 0 ]; then
+      echo "system-deps: pip installing ${missing_py[*]}"
+      python3 -m pip install -q "${missing_py[@]}" 2>/dev/null || python3 -m pip install -q --break-system-packages "${missing_py[@]}" \
+        || echo "system-deps: pip failed; tests that need ${missing_py[*]} will be skipped" >&2
     fi
     install_h2spec
     exit 0 ;;
