@@ -71,16 +71,20 @@ function decompress(input, maxOutputLength = Infinity) {
   const parts = [];
   let total = 0;
   let src = input;
+  // decompressStream returns 0 on the call that ends a frame (a call without progress after it
+  // would begin the next one).
+  let frameEnded = true;
   for (;;) {
     const dst = Buffer.allocUnsafe(D_OUT_CHUNK);
     const [remaining, produced, consumed] = dctx.decompressStream(dst, src);
     total += produced;
     if (total > maxOutputLength) throw outputTooLarge(maxOutputLength);
     if (produced > 0) parts.push(dst.subarray(0, produced));
+    if (produced > 0 || consumed > 0) frameEnded = remaining === 0;
     src = src.subarray(consumed);
     // A full chunk may leave decoded bytes behind; a short one with no input left means done.
     if (src.length === 0 && produced < dst.length) {
-      if (remaining !== 0) throw Object.assign(new Error('zstd input ends inside a frame'), { code: 'ERR_ZSTD_TRUNCATED' });
+      if (!frameEnded) throw Object.assign(new Error('zstd input ends inside a frame'), { code: 'ERR_ZSTD_TRUNCATED' });
       return Buffer.concat(parts);
     }
   }
