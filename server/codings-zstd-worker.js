@@ -16,9 +16,9 @@ const { outputTooLarge } = require('./errors');
 
 const OUT_CHUNK = binding.cStreamOutSize();
 const D_OUT_CHUNK = binding.dStreamOutSize();
-// RFC 9659: the "zstd" content coding uses windows of at most 8 MiB, and decoders (browsers)
-// refuse larger ones, so a variant that needs more is not servable; the limit also bounds the
-// decoder's window buffer.
+// RFC 9659 3: encoders of the "zstd" content coding must not need windows over 8 MB (2^23,
+// the limit browsers decode to), so a variant that needs more is not servable; the limit also
+// bounds the decoder's window buffer.
 const WINDOW_LOG_MAX = 23;
 // Contexts hold several MiB of tables at high levels; reusing a few avoids
 // reallocating them for every streamed response.
