@@ -72,4 +72,4 @@ function fsError(err) {
   return err;
 }
 
-module.exports = { parseRequestPath, realpathInRoot, fsError };
+module.exports = { parseRequestPath, realpathInRoot, fsError, MAX_PATH_LENGTH };
