@@ -18,7 +18,9 @@ const { createClients } = require('./clients');
 
 const MiB = 1024 * 1024;
 
-async function startNativeH1({ files = {}, timeouts = {}, logger } = {}) {
+// options: files for a fresh temporary root, timeouts (partial TIMEOUTS), logger, bufferLimit
+// (files above it are streamed), core (a stand-in for the real Core).
+async function startNativeH1({ files = {}, timeouts = {}, logger, bufferLimit = 4 * MiB, core: coreOverride } = {}) {
   const tmp = await makeTempDir();
   const root = path.join(tmp, 'root');
   await fs.mkdir(root);
@@ -33,13 +35,13 @@ async function startNativeH1({ files = {}, timeouts = {}, logger } = {}) {
     variantCodings: CODINGS.filter((c) => VARIANT_EXTENSIONS[c]).map((c) => [c, VARIANT_EXTENSIONS[c]]),
     dynamicReasons: Object.fromEntries(CODINGS.map((c) => [c, null])),
     minCompressBytes: 1024,
-    bufferLimit: 4 * MiB,
+    bufferLimit,
     maxBytes: 64 * MiB,
     revalidateMs: 0,
     cacheControl: 'public, max-age=0',
     log,
   });
-  const core = new Core({ store, cache, engines, log, maxConcurrentCompressions: 2, negotiateEndpoint });
+  const core = coreOverride || new Core({ store, cache, engines, log, maxConcurrentCompressions: 2, negotiateEndpoint });
   let closing = false;
   const handles = new Set();
   const ctx = { core, log, timeouts: { ...TIMEOUTS, ...timeouts }, isClosing: () => closing };
