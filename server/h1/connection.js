@@ -17,6 +17,8 @@ const MAX_QUEUED = 16;
 // long, so a client still sending does not turn our FIN into a reset that discards the
 // response it has not read yet (nginx: lingering_close).
 const LINGER_MS = 2_000;
+// Bodies up to one TLS record are copied behind their head and sent as one buffer.
+const COALESCE_BYTES = 16 * 1024;
 
 // Phase timers (the idle timeout runs on the socket throughout).
 const HEADERS = 'headers';
@@ -35,6 +37,8 @@ class Http1Connection extends EventEmitter {
     this.served = 0;
     this.timer = null;
     this.timerKind = null;
+    this.timerDue = 0;
+    this.deadline = 0;
     this.flushScheduled = false;
     this.flushNow = () => { this.flushScheduled = false; this.flush(); };
     this.onTimer = () => this.timedOut();
@@ -148,21 +152,29 @@ class Http1Connection extends EventEmitter {
     // An HTTP/1.0 peer cannot take chunked coding: the body ends with the connection.
     const closes = last || (unframed && entry.http10);
     const connection = closes ? 'close' : entry.http10 ? 'keep-alive' : null;
-    socket.write(formatHead(d.status, d.headers, unframed && !entry.http10, connection), 'latin1');
+    const head = formatHead(d.status, d.headers, unframed && !entry.http10, connection);
     this.served++;
     if (closes) this.stopReading();
     if (d.body !== null && body === null && !Buffer.isBuffer(d.body)) d.body.destroy();
     if (body === null || Buffer.isBuffer(body)) {
       const bytes = body === null ? 0 : body.length;
-      if (bytes > 0) {
-        if (unframed && !entry.http10) this.writeChunk(body);
-        else socket.write(body);
+      if (bytes > 0 && bytes <= COALESCE_BYTES && !unframed) {
+        // One buffer, so a lone response is one plain write rather than a writev.
+        const out = Buffer.allocUnsafe(head.length + bytes);
+        out.write(head, 0, 'latin1');
+        body.copy(out, head.length);
+        socket.write(out);
+      } else {
+        socket.write(head, 'latin1');
+        if (bytes > 0 && unframed && !entry.http10) this.writeChunk(body);
+        else if (bytes > 0) socket.write(body);
       }
       if (unframed && !entry.http10) socket.write(LAST_CHUNK, 'latin1');
       logAccess(this.log, entry.method, entry.target, d.status, d.coding, bytes, entry.startedAt);
       if (closes) this.end();
       return true;
     }
+    socket.write(head, 'latin1');
     this.stream(entry, body, length === undefined ? null : Number(length), unframed && !entry.http10, closes);
     return false;
   }
@@ -242,7 +254,9 @@ class Http1Connection extends EventEmitter {
   }
 
   // headersTimeout (bounded by requestTimeout: a request here is its head) from the first byte
-  // of a head, or from the connection's start; keepAliveTimeout between requests.
+  // of a head, or from the connection's start; keepAliveTimeout between requests. A phase only
+  // records its deadline; the one timer is re-armed when it fires early or a deadline moves
+  // closer, so a keep-alive request costs no timer of its own.
   updateTimer() {
     let kind = null;
     if (this.reading && !this.ending) {
@@ -250,10 +264,16 @@ class Http1Connection extends EventEmitter {
       else if (this.queue.length === 0) kind = this.served === 0 ? HEADERS : KEEP_ALIVE;
     }
     if (kind === this.timerKind) return;
-    this.clearTimer();
+    this.timerKind = kind;
     if (kind === null) return;
     const ms = kind === HEADERS ? Math.min(this.timeouts.headersTimeout, this.timeouts.requestTimeout) : this.timeouts.keepAliveTimeout;
-    this.timerKind = kind;
+    this.deadline = performance.now() + ms;
+    if (this.timer === null || this.deadline < this.timerDue) this.armTimer(ms);
+  }
+
+  armTimer(ms) {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timerDue = performance.now() + ms;
     this.timer = setTimeout(this.onTimer, ms).unref();
   }
 
@@ -265,8 +285,14 @@ class Http1Connection extends EventEmitter {
 
   timedOut() {
     this.timer = null;
-    const receiving = this.parser !== null && this.parser.receiving;
+    if (this.timerKind === null) return;
+    const left = this.deadline - performance.now();
+    if (left > 0) {
+      this.armTimer(left);
+      return;
+    }
     this.timerKind = null;
+    const receiving = this.parser !== null && this.parser.receiving;
     if (receiving && this.queue.length === 0) {
       // RFC 9110 15.5.9: a head that did not complete in time gets 408, then the close.
       this.refuse(new RequestError(408, 'ERR_HEADERS_TIMEOUT', 'request head not received in time'));
