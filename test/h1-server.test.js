@@ -6,6 +6,7 @@
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const https = require('node:https');
+const net = require('node:net');
 const tls = require('node:tls');
 const zlib = require('node:zlib');
 const { Readable } = require('node:stream');
@@ -16,6 +17,8 @@ const { curlSkipReason } = require('./helpers/clients');
 const { Core } = require('../server/core');
 const { Logger } = require('../server/logger');
 const { MAX_QUEUED } = require('../server/h1/connection');
+const { serveHttp1 } = require('../server/h1');
+const { TIMEOUTS } = require('../server/start-server');
 
 const KiB = 1024;
 const H = 'Host: localhost\r\n';
@@ -257,6 +260,7 @@ describe('native HTTP/1.1 engine: streams, backpressure, timeouts, shutdown', ()
       socket.write(`GET / HTTP/1.1\r\n${H}\r\n`.repeat(total));
       await new Promise((resolve) => setTimeout(resolve, 500));
       // One batch of MAX_QUEUED, then reading stops until the client drains.
+      assert.ok(MAX_QUEUED < total);
       assert.ok(core.requests <= MAX_QUEUED, `core saw ${core.requests} requests`);
       let received = 0;
       socket.on('data', (c) => { received += c.length; });
@@ -309,5 +313,30 @@ describe('native HTTP/1.1 engine: streams, backpressure, timeouts, shutdown', ()
     assert.equal(responses[0].headers.connection, 'close');
     assert.equal(closed || await closedWithin(busy, 3000), true);
     await closing;
+  });
+
+  test('responses ready together leave in one socket write', async () => {
+    const core = fakeCore((method, target) => ({ status: 200, headers: { 'content-length': String(target.length) }, body: Buffer.from(target), coding: null }));
+    const writes = [];
+    const server = net.createServer((socket) => {
+      // Count what reaches the socket's underlying write calls.
+      for (const name of ['_write', '_writev']) {
+        const original = socket[name].bind(socket);
+        socket[name] = (data, ...rest) => { writes.push(name); return original(data, ...rest); };
+      }
+      serveHttp1(socket, { core, log: core.log, timeouts: TIMEOUTS, isClosing: () => false });
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const socket = net.connect(server.address().port, '127.0.0.1');
+      const paths = Array.from({ length: 10 }, (_, i) => `/r${i}`);
+      socket.write(paths.map((p) => `GET ${p} HTTP/1.1\r\n${H}\r\n`).join(''));
+      const { responses } = await readResponses(socket, paths.length);
+      assert.deepEqual(responses.map((r) => r.body.toString()), paths);
+      assert.deepEqual(writes, ['_writev']);
+      socket.destroy();
+    } finally {
+      server.close();
+    }
   });
 });
