@@ -155,7 +155,7 @@ function parseHead(head, lineEnd, maxTargetBytes) {
   const request = parseRequestLine(head.slice(0, lineEnd), maxTargetBytes);
   if (request instanceof RequestError) return request;
   const headers = Object.create(null);
-  const counts = { host: 0, cl: 0, clTab: false, te: false };
+  const counts = { host: 0, cl: 0, clTab: false, te: false }; // clTab: HTAB after a Content-Length
   let pos = lineEnd + 2;
   const end = head.length - 2;
   while (pos < end) {
@@ -208,8 +208,9 @@ function parseField(head, pos, eol, headers, counts) {
   if (name === 'host') counts.host++;
   else if (name === 'content-length') {
     counts.cl++;
-    // OWS may be HTAB (RFC 9110 5.6.3), but llhttp refuses it here; so do we, to stay stricter.
-    if (head.slice(i + 1, eol).includes('\t')) counts.clTab = true;
+    // OWS may be HTAB (RFC 9110 5.6.3), but llhttp refuses it after the digits; so do we.
+    const tab = head.indexOf('\t', ve);
+    if (tab !== -1 && tab < eol) counts.clTab = true;
   }
   else if (name === 'transfer-encoding') counts.te = true;
   const prev = headers[name];

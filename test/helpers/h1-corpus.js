@@ -98,7 +98,7 @@ function buildCorpus() {
   add('POST Content-Length: 5 and body', req(['Content-Length: 5'], { start: 'POST /a.txt HTTP/1.1\r\n' }) + 'hello', 'rejected', BODY_REFUSED);
   add('duplicate Content-Length 0', req(['Content-Length: 0', 'Content-Length: 0']));
   add('conflicting Content-Length', req(['Content-Length: 0', 'Content-Length: 5']) + 'hello');
-  for (const v of ['+0', '-0', '0 0', '0,0', '0x0', '', ' ', '1e1', '99999999999999999999999', '0\x0b', '0\t', '\t0']) add(`Content-Length ${JSON.stringify(v)}`, req([`Content-Length: ${v}`]));
+  for (const v of ['+0', '-0', '0 0', '0,0', '0x0', '', ' ', '1e1', '99999999999999999999999', '0\x0b', '0\t', '\t0', '0 \t', '\t 0 ']) add(`Content-Length ${JSON.stringify(v)}`, req([`Content-Length: ${v}`]));
 
   // Transfer-Encoding (CL.TE, TE.CL, TE.TE).
   const probe = 'GET /smuggled HTTP/1.1\r\n' + HOST + '\r\n';
