@@ -124,7 +124,7 @@ class Http1Connection extends EventEmitter {
     const socket = this.socket;
     socket.cork();
     try {
-      while (this.queue.length > 0 && this.queue[0].d !== null && this.streaming === null) {
+      while (this.queue.length > 0 && this.queue[0].d !== null && this.streaming === null && !this.ending) {
         const entry = this.queue[0];
         if (this.send(entry)) this.queue.shift();
       }
