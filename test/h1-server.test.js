@@ -218,6 +218,43 @@ describe('native HTTP/1.1 engine: refusals', () => {
   }
 });
 
+describe('native HTTP/1.1 engine: request smuggling', () => {
+  const SMUGGLED = `GET /smuggled HTTP/1.1\r\n${H}\r\n`;
+  const chunk = `${SMUGGLED.length.toString(16)}\r\n${SMUGGLED}\r\n0\r\n\r\n`;
+  const CASES = [
+    ['CL.TE', `POST / HTTP/1.1\r\n${H}Content-Length: ${chunk.length}\r\nTransfer-Encoding: chunked\r\n\r\n${chunk}`],
+    ['TE.CL', `POST / HTTP/1.1\r\n${H}Transfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n${chunk}`],
+    ['TE.TE, second TE obfuscated', `POST / HTTP/1.1\r\n${H}Transfer-Encoding: chunked\r\nTransfer-encoding: identity\r\n\r\n${chunk}`],
+    ['TE with a tab', `POST / HTTP/1.1\r\n${H}Transfer-Encoding:\tchunked\r\n\r\n${chunk}`],
+    ['TE in an obs-fold', `POST / HTTP/1.1\r\n${H}X: a\r\n Transfer-Encoding: chunked\r\n\r\n${chunk}`],
+    ['TE after a bare LF', `POST / HTTP/1.1\r\n${H}X: a\nTransfer-Encoding: chunked\r\n\r\n${chunk}`],
+    ['a body holding a request', `GET / HTTP/1.1\r\n${H}Content-Length: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`],
+    ['two Content-Lengths', `GET / HTTP/1.1\r\n${H}Content-Length: 0\r\nContent-Length: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`],
+    ['a space before the colon', `GET / HTTP/1.1\r\n${H}Content-Length : ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`],
+  ];
+  let t;
+  const seen = [];
+  before(async () => {
+    t = await startNativeH1({ core: fakeCore((method, target) => {
+      seen.push(target);
+      return { status: 200, headers: { 'content-length': '0' }, body: null, coding: null };
+    }) });
+  });
+  after(() => t.close());
+
+  for (const [name, payload] of CASES) {
+    test(`${name}: refused and closed; the hidden request never reaches the core`, async () => {
+      seen.length = 0;
+      const { bytes, closed } = await exchange({ port: t.port, ca: t.ca, payload });
+      const responses = parseResponses(bytes);
+      assert.equal(responses.length, 1);
+      assert.ok(responses[0].status >= 400, `status ${responses[0].status}`);
+      assert.equal(closed, true);
+      assert.deepEqual(seen, []);
+    });
+  }
+});
+
 describe('native HTTP/1.1 engine: streams, backpressure, timeouts, shutdown', () => {
   test('a body that fails midway closes the socket short of its Content-Length', async () => {
     const core = fakeCore(() => {
