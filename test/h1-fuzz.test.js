@@ -38,9 +38,12 @@ const FIELDS = [
   'Expect: 100-continue', ' folded', 'X-Empty:', 'Cookie: a=1',
 ].map((f) => Buffer.from(f + '\r\n', 'latin1'));
 
+// seeds: { all, valid }; most mutants start from a valid request, so that many of them are
+// still requests the parser accepts and llhttp gets to judge.
 function mutate(rand, seeds) {
-  let b = Buffer.from(seeds[Math.floor(rand() * seeds.length)]);
-  const rounds = 1 + Math.floor(rand() * 4);
+  const pool = rand() < 0.7 ? seeds.valid : seeds.all;
+  let b = Buffer.from(pool[Math.floor(rand() * pool.length)]);
+  const rounds = 1 + Math.floor(rand() * rand() * 4);
   for (let r = 0; r < rounds; r++) {
     const at = Math.floor(rand() * (b.length + 1));
     switch (Math.floor(rand() * 7)) {
@@ -53,7 +56,7 @@ function mutate(rand, seeds) {
         if (lf !== -1) b = Buffer.concat([b.subarray(0, lf + 1), FIELDS[Math.floor(rand() * FIELDS.length)], b.subarray(lf + 1)]);
         break;
       }
-      case 4: b = Buffer.concat([b.subarray(0, at), seeds[Math.floor(rand() * seeds.length)]]); break;
+      case 4: b = Buffer.concat([b.subarray(0, at), seeds.all[Math.floor(rand() * seeds.all.length)]]); break;
       case 5: if (b.length > 0) b[Math.min(at, b.length - 1)] = INTERESTING[Math.floor(rand() * INTERESTING.length)]; break;
       default: b = b.subarray(0, at);
     }
@@ -117,7 +120,8 @@ after(() => new Promise((resolve) => oracle.close(resolve)));
 
 test(`fuzz the request parser for ${FUZZ_MS} ms (seed ${SEED})`, { timeout: FUZZ_MS + 60_000 }, async (t) => {
   const rand = prng(SEED);
-  const seeds = buildCorpus().map((c) => c.bytes).filter((b) => b.length < 4096);
+  const all = buildCorpus().map((c) => c.bytes).filter((b) => b.length < 4096);
+  const seeds = { all, valid: all.filter((b) => parse(b, []).requests.length > 0) };
   const port = oracle.address().port;
   const deadline = performance.now() + FUZZ_MS;
   let mutants = 0;

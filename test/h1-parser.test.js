@@ -67,6 +67,7 @@ const REFUSED = [
   ['CTL in target', `GET /\x01 HTTP/1.1\r\n${H}\r\n`, 400],
   ['non-ASCII in target', `GET /\xe9 HTTP/1.1\r\n${H}\r\n`, 400],
   ['absolute-form for another origin', `GET https://other.example/ HTTP/1.1\r\n${H}\r\n`, 400],
+  ['absolute-form, fragment right after the authority', `GET https://example.com#/a HTTP/1.1\r\n${H}\r\n`, 400],
   ['absolute-form, ftp scheme', `GET ftp://example.com/ HTTP/1.1\r\n${H}\r\n`, 400],
   ['no Host in HTTP/1.1', 'GET / HTTP/1.1\r\n\r\n', 400],
   ['two Hosts', `GET / HTTP/1.1\r\n${H}${H}\r\n`, 400],

@@ -40,7 +40,7 @@ const KNOWN_METHODS = new Set(METHODS.filter((m) => m !== 'CONNECT'));
 // RFC 9110 7.2 / 4.2.3: Host = uri-host [ ":" port ], uri-host an IP-literal or a reg-name.
 const HOST_VALUE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/;
 // RFC 9112 3.2.2 absolute-form for this server: an http(s) URI, authority then path-abempty.
-const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)(.*)$/i;
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)([/?].*)?$/i;
 const DIGITS = /^[0-9]+$/;
 const EMPTY = Buffer.alloc(0);
 
@@ -239,7 +239,8 @@ function frame(request, headers, counts) {
     const m = ABSOLUTE_FORM.exec(request.target);
     // Absolute-form only for the origin the request names in Host: this is not a proxy.
     if (m === null || host === undefined || m[1].toLowerCase() !== host.toLowerCase()) return bad('request target is not for this origin');
-    request.path = m[2] === '' || m[2].charCodeAt(0) === 0x3f /* ? */ ? '/' + m[2] : m[2];
+    const rest = m[2] || '';
+    request.path = rest.charCodeAt(0) === 0x2f /* / */ ? rest : '/' + rest;
   }
   request.headers = headers;
   request.keepAlive = keepAlive(request.version, headers.connection);
