@@ -16,7 +16,7 @@ const { compressibleText } = require('./helpers/server');
 const { curlSkipReason } = require('./helpers/clients');
 const { Core } = require('../server/core');
 const { Logger } = require('../server/logger');
-const { MAX_QUEUED } = require('../server/h1/connection');
+const { MAX_QUEUED, LINGER_MS } = require('../server/h1/connection');
 const { serveHttp1 } = require('../server/h1');
 const { TIMEOUTS } = require('../server/start-server');
 
@@ -306,6 +306,28 @@ describe('native HTTP/1.1 engine: streams, backpressure, timeouts, shutdown', ()
       assert.equal(core.requests, total);
       assert.ok(received > total * big.length, `received ${received}`);
       socket.destroy();
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a slow reader gets the whole of a last response that outlasts the linger time', async () => {
+    const big = Buffer.alloc(8 * 1024 * KiB, 99);
+    const core = fakeCore(() => ({ status: 200, headers: { 'content-length': String(big.length) }, body: big, coding: null }));
+    const t = await startNativeH1({ core });
+    try {
+      const socket = connect(t);
+      socket.pause();
+      await new Promise((resolve) => socket.once('secureConnect', resolve));
+      socket.write(`GET / HTTP/1.1\r\n${H}Connection: close\r\n\r\n`);
+      await new Promise((resolve) => setTimeout(resolve, LINGER_MS + 1000));
+      const chunks = [];
+      socket.on('data', (c) => chunks.push(c));
+      socket.resume();
+      assert.equal(await closedWithin(socket, 10_000), true);
+      const responses = parseResponses(Buffer.concat(chunks));
+      assert.equal(responses.length, 1);
+      assert.equal(responses[0].body.length, big.length);
     } finally {
       await t.close();
     }

@@ -13,8 +13,8 @@ const { logAccess } = require('../access-log');
 // Requests taken ahead of their responses. Past it the socket is paused, so a client that
 // pipelines without reading holds at most this many responses' worth of work.
 const MAX_QUEUED = 16;
-// After the last response the write side is closed and input is read and dropped for this
-// long, so a client still sending does not turn our FIN into a reset that discards the
+// Once the last response is flushed the write side is closed and input is read and dropped for
+// this long, so a client still sending does not turn our FIN into a reset that discards the
 // response it has not read yet (nginx: lingering_close).
 const LINGER_MS = 2_000;
 // Bodies up to one TLS record are copied behind their head and sent as one buffer.
@@ -243,14 +243,15 @@ class Http1Connection extends EventEmitter {
   }
 
   // Closes the write side once everything written is flushed, reads and drops input for a
-  // while, then lets go of the socket.
+  // while after that, then lets go of the socket. Until the flush, a slow reader gets the rest
+  // of its last response; one that stops reading is bounded by the idle timeout.
   end() {
     if (this.ending || this.closed) return;
     this.ending = true;
     this.clearTimer();
-    this.socket.resume();
-    this.socket.end();
-    setTimeout(() => this.socket.destroy(), LINGER_MS).unref();
+    const socket = this.socket;
+    socket.resume();
+    socket.end(() => setTimeout(() => socket.destroy(), LINGER_MS).unref());
   }
 
   // headersTimeout (bounded by requestTimeout: a request here is its head) from the first byte
@@ -327,4 +328,4 @@ class Http1Connection extends EventEmitter {
   }
 }
 
-module.exports = { Http1Connection, MAX_QUEUED };
+module.exports = { Http1Connection, MAX_QUEUED, LINGER_MS };
