@@ -26,12 +26,10 @@ for (const c of "!#$%&'*+-.^_`|~") TCHAR[c.charCodeAt(0)] = 1;
 for (let c = 0x30; c <= 0x39; c++) TCHAR[c] = 1;
 for (let c = 0x41; c <= 0x5a; c++) TCHAR[c] = 1;
 for (let c = 0x61; c <= 0x7a; c++) TCHAR[c] = 1;
-// RFC 9110 5.5 field-vchar plus SP and HTAB: VCHAR and obs-text; no CTL (NUL, CR, LF...), no DEL.
-const FIELD_CHAR = new Uint8Array(256);
-FIELD_CHAR[SP] = 1;
-FIELD_CHAR[HTAB] = 1;
-for (let c = 0x21; c <= 0x7e; c++) FIELD_CHAR[c] = 1;
-for (let c = 0x80; c <= 0xff; c++) FIELD_CHAR[c] = 1;
+// RFC 9110 5.5: a field value is VCHAR, obs-text, SP and HTAB; no other CTL and no DEL. CR
+// and LF are checked as line ends; names are tokens, checked separately.
+// eslint-disable-next-line no-control-regex
+const BAD_FIELD_CHAR = /[\0-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 
 // Methods llhttp (Node's parser) knows. A known method reaches the core, which answers 405 for
 // all but GET and HEAD; any other token is 501 (RFC 9110 9.1) with the connection closed, and
@@ -154,12 +152,16 @@ class RequestParser {
 function parseHead(head, lineEnd, maxTargetBytes) {
   const request = parseRequestLine(head.slice(0, lineEnd), maxTargetBytes);
   if (request instanceof RequestError) return request;
-  const headers = Object.create(null);
+  // One pass for the controls no field line may hold (every LF already ends a CRLF line).
+  BAD_FIELD_CHAR.lastIndex = lineEnd + 2;
+  if (BAD_FIELD_CHAR.test(head)) return bad('control character in a field line');
+  const headers = {};
   const counts = { host: 0, cl: 0, clTab: false, te: false }; // clTab: HTAB after a Content-Length
   let pos = lineEnd + 2;
   const end = head.length - 2;
   while (pos < end) {
-    const eol = head.indexOf('\r\n', pos);
+    const eol = head.indexOf('\r', pos);
+    if (head.charCodeAt(eol + 1) !== LF) return bad('CR inside a field line');
     const err = parseField(head, pos, eol, headers, counts);
     if (err !== null) return err;
     pos = eol + 2;
@@ -192,7 +194,8 @@ function parseRequestLine(line, maxTargetBytes) {
 }
 
 // One field line [pos, eol): name ":" OWS value OWS (RFC 9112 5). No whitespace before the
-// colon, no obs-fold (a line starting with whitespace), no CTL but HTAB in the value.
+// colon, no obs-fold (a line starting with whitespace); the value's characters are checked
+// by parseHead.
 function parseField(head, pos, eol, headers, counts) {
   let i = pos;
   while (i < eol && TCHAR[head.charCodeAt(i)] === 1) i++;
@@ -201,7 +204,6 @@ function parseField(head, pos, eol, headers, counts) {
   const name = head.slice(pos, i).toLowerCase();
   let vs = i + 1;
   let ve = eol;
-  for (let j = vs; j < ve; j++) if (FIELD_CHAR[head.charCodeAt(j)] !== 1) return bad('invalid character in field value');
   while (vs < ve && (head.charCodeAt(vs) === SP || head.charCodeAt(vs) === HTAB)) vs++;
   while (ve > vs && (head.charCodeAt(ve - 1) === SP || head.charCodeAt(ve - 1) === HTAB)) ve--;
   const value = head.slice(vs, ve);
@@ -211,11 +213,22 @@ function parseField(head, pos, eol, headers, counts) {
     // OWS may be HTAB (RFC 9110 5.6.3), but llhttp refuses it after the digits; so do we.
     const tab = head.indexOf('\t', ve);
     if (tab !== -1 && tab < eol) counts.clTab = true;
+  } else if (name === 'transfer-encoding') counts.te = true;
+  addField(headers, name, value);
+  return null;
+}
+
+// Repeats are joined with ', ' (cookie: '; ') as Node joins them. The object is a plain one,
+// which the core reads faster than a null-prototype dictionary; the two lowercase names
+// Object.prototype has become own properties without touching the prototype.
+function addField(headers, name, value) {
+  if (name === '__proto__' || name === 'constructor') {
+    const prev = Object.hasOwn(headers, name) ? headers[name] : undefined;
+    Object.defineProperty(headers, name, { value: prev === undefined ? value : `${prev}, ${value}`, enumerable: true, writable: true, configurable: true });
+    return;
   }
-  else if (name === 'transfer-encoding') counts.te = true;
   const prev = headers[name];
   headers[name] = prev === undefined ? value : prev + (name === 'cookie' ? '; ' : ', ') + value;
-  return null;
 }
 
 // Message framing and connection rules once all fields are in (RFC 9112 6, 9.3; 3.2).
@@ -250,7 +263,10 @@ function frame(request, headers, counts) {
 // RFC 9112 9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
 function keepAlive(version, connection) {
   if (connection === undefined) return version === '1.1';
-  const options = connection.toLowerCase().split(',').map((s) => s.trim());
+  const lower = connection.toLowerCase();
+  if (lower === 'keep-alive') return true;
+  if (lower === 'close') return false;
+  const options = lower.split(',').map((s) => s.trim());
   if (options.includes('close')) return false;
   return version === '1.1' || options.includes('keep-alive');
 }
