@@ -48,7 +48,8 @@ const ACCEPTED = [
   ['HTAB before a Content-Length', `GET / HTTP/1.1\r\n${H}Content-Length:\t 0 \r\n\r\n`, { method: 'GET' }],
   ['leading empty lines', `\r\n\n\r\nGET / HTTP/1.1\r\n${H}\r\n`, { method: 'GET' }],
   ['runs of SP in the request line', `GET   /   HTTP/1.1\r\n${H}\r\n`, { target: '/' }],
-  ['a __proto__ field is just a field', `GET / HTTP/1.1\r\n${H}__proto__: x\r\n\r\n`, { headers: { 'host': 'example.com', ['__proto__']: 'x' } }],
+  ['a __proto__ field is just a field', `GET / HTTP/1.1\r\n${H}__proto__: x\r\n__proto__: y\r\n\r\n`, { headers: { 'host': 'example.com', ['__proto__']: 'x, y' } }],
+  ['so is constructor', `GET / HTTP/1.1\r\n${H}Constructor: x\r\n\r\n`, { headers: { 'host': 'example.com', 'constructor': 'x' } }],
   ['Host with port and IPv6 literal', 'GET / HTTP/1.1\r\nHost: [::1]:8443\r\n\r\n', { headers: { host: '[::1]:8443' } }],
 ];
 
@@ -146,6 +147,16 @@ describe('request parser: incremental', () => {
     assert.equal(parser.next().target, '/');
     assert.equal(parser.receiving, false);
   });
+});
+
+test('field names never reach a prototype', () => {
+  const parser = new RequestParser();
+  parser.push(Buffer.from(`GET / HTTP/1.1\r\n${H}__proto__: {"polluted":1}\r\nconstructor: x\r\n\r\n`));
+  const { headers } = parser.next();
+  assert.equal(Object.getPrototypeOf(headers), Object.prototype);
+  assert.equal(headers.polluted, undefined);
+  assert.equal(Object.getOwnPropertyDescriptor(headers, '__proto__').value, '{"polluted":1}');
+  assert.equal(headers.constructor, 'x');
 });
 
 describe('request parser: limits', () => {
