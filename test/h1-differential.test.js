@@ -8,7 +8,6 @@
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { startTestServer } = require('./helpers/server');
-const { startNativeH1 } = require('./helpers/h1-server');
 const { exchange, parseResponses } = require('./helpers/raw-http1');
 const { buildCorpus, outcome, PROBE, PROBE_BODY } = require('./helpers/h1-corpus');
 
@@ -21,8 +20,8 @@ let native;
 
 before(async () => {
   [llhttp, native] = await Promise.all([
-    startTestServer({ files: FILES, timeouts: TIMEOUTS }),
-    startNativeH1({ files: FILES, timeouts: TIMEOUTS }),
+    startTestServer({ engine: 'node', files: FILES, timeouts: TIMEOUTS }),
+    startTestServer({ engine: 'native', files: FILES, timeouts: TIMEOUTS }),
   ]);
 });
 

@@ -6,8 +6,7 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFile, execFileSync } = require('node:child_process');
-const { startNativeH1 } = require('./helpers/h1-server');
-const { compressibleText } = require('./helpers/server');
+const { startTestServer, compressibleText } = require('./helpers/server');
 
 function redbotSkipReason() {
   try {
@@ -23,7 +22,7 @@ const POLICY_SUBJECT = 'field-cache-control';
 
 let t;
 before(async () => {
-  if (!SKIP) t = await startNativeH1({ files: { 'index.html': `<!doctype html><title>t</title><p>${compressibleText(4096)}</p>\n`, 'style.css': `p { color: red; }\n${'/* pad */\n'.repeat(300)}` } });
+  if (!SKIP) t = await startTestServer({ engine: 'native', files: { 'index.html': `<!doctype html><title>t</title><p>${compressibleText(4096)}</p>\n`, 'style.css': `p { color: red; }\n${'/* pad */\n'.repeat(300)}` } });
 });
 after(() => t && t.close());
 

@@ -10,15 +10,15 @@ const net = require('node:net');
 const tls = require('node:tls');
 const zlib = require('node:zlib');
 const { Readable } = require('node:stream');
-const { startNativeH1 } = require('./helpers/h1-server');
+const { startWithCore } = require('./helpers/h1-server');
 const { exchange, parseResponses } = require('./helpers/raw-http1');
-const { compressibleText } = require('./helpers/server');
+const { startTestServer, compressibleText } = require('./helpers/server');
 const { curlSkipReason } = require('./helpers/clients');
 const { Core } = require('../server/core');
 const { Logger } = require('../server/logger');
 const { MAX_QUEUED, LINGER_MS } = require('../server/h1/connection');
 const { serveHttp1 } = require('../server/h1');
-const { TIMEOUTS } = require('../server/start-server');
+const { TIMEOUTS } = require('../server/limits');
 
 const KiB = 1024;
 const H = 'Host: localhost\r\n';
@@ -80,12 +80,14 @@ describe('native HTTP/1.1 engine with the real core', () => {
   let t;
   const logLines = [];
   before(async () => {
-    const logger = { enabled: () => true, info: (m) => logLines.push(m), debug() {}, warn() {}, error() {} };
-    t = await startNativeH1({
+    const logger = { enabled: () => true, info: (m) => logLines.push(m), debug() {}, warn() {}, error() {}, always() {}, drain: async () => {} };
+    t = await startTestServer({
+      engine: 'native',
       files: { 'a.txt': 'a\n', 'big.txt': BIG, 'dir/index.html': 'i\n' },
       bufferLimit: 64 * KiB, // big.txt is streamed, compressed on the fly
       logger,
     });
+    t.ca = t.server.certificate;
   });
   after(() => t.close());
 
@@ -173,8 +175,8 @@ describe('native HTTP/1.1 engine with the real core', () => {
     socket.write(`GET /big.txt HTTP/1.1\r\n${H}Accept-Encoding: br\r\n\r\n`);
     await new Promise((resolve) => socket.once('data', resolve));
     socket.destroy();
-    for (let i = 0; i < 50 && t.core.streamingCompressions !== 0; i++) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(t.core.streamingCompressions, 0);
+    for (let i = 0; i < 50 && t.stats.streamingCompressions !== 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(t.stats.streamingCompressions, 0);
   });
 
   test('one access-log line per response', async () => {
@@ -194,7 +196,10 @@ describe('native HTTP/1.1 engine with the real core', () => {
 
 describe('native HTTP/1.1 engine: refusals', () => {
   let t;
-  before(async () => { t = await startNativeH1({ files: { 'a.txt': 'a\n' } }); });
+  before(async () => {
+    t = await startTestServer({ engine: 'native', files: { 'a.txt': 'a\n' } });
+    t.ca = t.server.certificate;
+  });
   after(() => t.close());
 
   const CASES = [
@@ -235,10 +240,10 @@ describe('native HTTP/1.1 engine: request smuggling', () => {
   let t;
   const seen = [];
   before(async () => {
-    t = await startNativeH1({ core: fakeCore((method, target) => {
+    t = await startWithCore(fakeCore((method, target) => {
       seen.push(target);
       return { status: 200, headers: { 'content-length': '0' }, body: null, coding: null };
-    }) });
+    }));
   });
   after(() => t.close());
 
@@ -263,7 +268,7 @@ describe('native HTTP/1.1 engine: streams, backpressure, timeouts, shutdown', ()
       setTimeout(() => body.destroy(new Error('disk gone')), 50);
       return { status: 200, headers: { 'content-length': '5000' }, body, coding: null };
     });
-    const t = await startNativeH1({ core });
+    const t = await startWithCore(core);
     try {
       const { bytes, closed } = await exchange({ port: t.port, ca: t.ca, payload: `GET / HTTP/1.1\r\n${H}\r\n` });
       assert.equal(closed, true);
@@ -275,7 +280,7 @@ describe('native HTTP/1.1 engine: streams, backpressure, timeouts, shutdown', ()
 
   test('a body that ends short of its Content-Length also closes the socket', async () => {
     const core = fakeCore(() => ({ status: 200, headers: { 'content-length': '10' }, body: Readable.from([Buffer.from('short')]), coding: null }));
-    const t = await startNativeH1({ core });
+    const t = await startWithCore(core);
     try {
       const { bytes, closed } = await exchange({ port: t.port, ca: t.ca, payload: `GET / HTTP/1.1\r\n${H}\r\nGET / HTTP/1.1\r\n${H}\r\n` });
       assert.equal(closed, true);
@@ -288,7 +293,7 @@ describe('native HTTP/1.1 engine: streams, backpressure, timeouts, shutdown', ()
   test('a client that pipelines without reading is not read: the core sees a bounded number of requests', async () => {
     const big = Buffer.alloc(256 * KiB, 98);
     const core = fakeCore(() => ({ status: 200, headers: { 'content-length': String(big.length) }, body: big, coding: null }));
-    const t = await startNativeH1({ core });
+    const t = await startWithCore(core);
     try {
       const socket = connect(t);
       socket.pause();
@@ -314,7 +319,7 @@ describe('native HTTP/1.1 engine: streams, backpressure, timeouts, shutdown', ()
   test('a slow reader gets the whole of a last response that outlasts the linger time', async () => {
     const big = Buffer.alloc(8 * 1024 * KiB, 99);
     const core = fakeCore(() => ({ status: 200, headers: { 'content-length': String(big.length) }, body: big, coding: null }));
-    const t = await startNativeH1({ core });
+    const t = await startWithCore(core);
     try {
       const socket = connect(t);
       socket.pause();
@@ -337,7 +342,7 @@ describe('native HTTP/1.1 engine: streams, backpressure, timeouts, shutdown', ()
     const core = fakeCore((method, target) => new Promise((resolve) => setTimeout(() => resolve({
       status: 200, headers: { 'content-length': '2' }, body: Buffer.from('ok'), coding: null,
     }), target === '/slow' ? 600 : 0)));
-    const t = await startNativeH1({ core, timeouts: { headersTimeout: 300, keepAliveTimeout: 300 } });
+    const t = await startWithCore(core, { timeouts: { headersTimeout: 300, keepAliveTimeout: 300 } });
     try {
       const partial = await exchange({ port: t.port, ca: t.ca, payload: 'GET / HTTP/1.1\r\nHo', waitMs: 3000 });
       assert.equal(partial.closed, true);
@@ -358,7 +363,7 @@ describe('native HTTP/1.1 engine: streams, backpressure, timeouts, shutdown', ()
   test('graceful close: the response in flight is sent with Connection: close, idle connections close', async () => {
     let release;
     const core = fakeCore(() => new Promise((resolve) => { release = () => resolve({ status: 200, headers: { 'content-length': '2' }, body: Buffer.from('ok'), coding: null }); }));
-    const t = await startNativeH1({ core });
+    const t = await startWithCore(core);
     const idle = connect(t);
     await new Promise((resolve) => idle.once('secureConnect', resolve));
     const busy = connect(t);

@@ -8,9 +8,8 @@
 const { METHODS } = require('node:http');
 const { RequestError } = require('../errors');
 const { MAX_PATH_LENGTH } = require('../resolve-path');
-
-// Same as Node's maxHeaderSize we ran with: request line plus header section.
-const MAX_HEAD_BYTES = 32 * 1024;
+// Request line plus header section: the limit Node's HTTP/1.1 server gets (maxHeaderSize).
+const { MAX_HTTP1_HEADER_BYTES: MAX_HEAD_BYTES } = require('../limits');
 // Room for the method and version around a target of MAX_PATH_LENGTH, so a request line still
 // being received can be answered 414 without waiting for its end.
 const REQUEST_LINE_SLACK = 64;
