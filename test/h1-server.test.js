@@ -316,6 +316,24 @@ describe('native HTTP/1.1 engine: streams, backpressure, timeouts, shutdown', ()
     }
   });
 
+  test('a response that cannot be sent costs its connection only; the server keeps serving', async () => {
+    const errors = [];
+    const core = fakeCore((method, target) => ({
+      status: 200, headers: target === '/bad' ? { 'x-bad': 'a\r\nset-cookie: x=1' } : { 'content-length': '2' }, body: target === '/bad' ? null : Buffer.from('ok'), coding: null,
+    }));
+    core.log = { enabled: () => false, error: (m) => errors.push(m), debug() {} };
+    const t = await startWithCore(core);
+    try {
+      const bad = await exchange({ port: t.port, ca: t.ca, payload: `GET /bad HTTP/1.1\r\n${H}\r\n` });
+      assert.deepEqual([bad.closed, bad.bytes.length], [true, 0]);
+      assert.match(errors[0], /sending GET \/bad failed: Error: refusing to send header "x-bad"/);
+      const good = await exchange({ port: t.port, ca: t.ca, payload: `GET /good HTTP/1.1\r\n${H}Connection: close\r\n\r\n` });
+      assert.deepEqual(parseResponses(good.bytes).map((r) => r.status), [200]);
+    } finally {
+      await t.close();
+    }
+  });
+
   test('a slow reader gets the whole of a last response that outlasts the linger time', async () => {
     const big = Buffer.alloc(8 * 1024 * KiB, 99);
     const core = fakeCore(() => ({ status: 200, headers: { 'content-length': String(big.length) }, body: big, coding: null }));

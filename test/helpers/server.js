@@ -40,7 +40,9 @@ async function makeTempDir(prefix = 'negotiate-test-') {
   return fs.mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
-// options: startServer options plus `files` for a fresh temporary root (or `root`).
+// options: startServer options plus `files` for a fresh temporary root (or `root`). The engine
+// defaults to NEGOTIATE_ENGINE, so `NEGOTIATE_ENGINE=native node --test ...` runs a suite on the
+// native engines.
 async function startTestServer({ files = {}, ...options } = {}) {
   const tmp = options.root ? null : await makeTempDir();
   const root = options.root || path.join(tmp, 'root');
@@ -51,7 +53,7 @@ async function startTestServer({ files = {}, ...options } = {}) {
   const tls = await testCertificate();
   let server;
   try {
-    server = await startServer({ host: '127.0.0.1', port: 0, logLevel: 'silent', tls, ...options, root });
+    server = await startServer({ host: '127.0.0.1', port: 0, logLevel: 'silent', tls, engine: process.env.NEGOTIATE_ENGINE, ...options, root });
   } catch (err) {
     if (tmp) await fs.rm(tmp, { recursive: true, force: true });
     throw err;
