@@ -187,6 +187,15 @@ describe('native HTTP/1.1 engine with the real core', () => {
     assert.match(logLines[1], /^- - 400 - \d+ [\d.]+ms$/);
   });
 
+  test('curl --http1.0 (ALPN http/1.0) is served and the connection closes', { skip: curlSkipReason() }, async () => {
+    const r = await t.curl('/a.txt', ['--http1.0', '-D', '-', '-w', '%{http_version} %{num_connects}\n']);
+    assert.equal(r.code, 0, r.stderr);
+    const text = r.stdout.toString();
+    assert.match(text, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.match(text, /\r\nconnection: close\r\n/);
+    assert.ok(text.endsWith('\r\n\r\na\n1.1 1\n'), JSON.stringify(text.slice(-40)));
+  });
+
   test('curl reuses the connection and gets the bytes', { skip: curlSkipReason() }, async () => {
     const r = await t.curl('/a.txt', ['--http1.1', '-w', ' %{num_connects} %{http_version}\n', '-o', '/dev/null', '-o', '/dev/null', `https://localhost:${t.port}/a.txt`]);
     assert.equal(r.code, 0, r.stderr);
