@@ -7,6 +7,7 @@
 
 const { METHODS } = require('node:http');
 const { RequestError } = require('../errors');
+const { addField } = require('../header-object');
 const { MAX_PATH_LENGTH } = require('../resolve-path');
 // Request line plus header section: the limit Node's HTTP/1.1 server gets (maxHeaderSize).
 const { MAX_HTTP1_HEADER_BYTES: MAX_HEAD_BYTES } = require('../limits');
@@ -215,19 +216,6 @@ function parseField(head, pos, eol, headers, counts) {
   } else if (name === 'transfer-encoding') counts.te = true;
   addField(headers, name, value);
   return null;
-}
-
-// Repeats are joined with ', ' (cookie: '; ') as Node joins them. The object is a plain one,
-// which the core reads faster than a null-prototype dictionary; the two lowercase names
-// Object.prototype has become own properties without touching the prototype.
-function addField(headers, name, value) {
-  if (name === '__proto__' || name === 'constructor') {
-    const prev = Object.hasOwn(headers, name) ? headers[name] : undefined;
-    Object.defineProperty(headers, name, { value: prev === undefined ? value : `${prev}, ${value}`, enumerable: true, writable: true, configurable: true });
-    return;
-  }
-  const prev = headers[name];
-  headers[name] = prev === undefined ? value : prev + (name === 'cookie' ? '; ' : ', ') + value;
 }
 
 // Message framing and connection rules once all fields are in (RFC 9112 6, 9.3; 3.2).
