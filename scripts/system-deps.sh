@@ -49,6 +49,9 @@ missing_py=()
 # pip itself comes from Debian where it is missing.
 python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 for mod in "${!PY_PKG[@]}"; do python3 -c "import $mod" >/dev/null 2>&1 || missing_py+=("${PY_PKG[$mod]}"); done
+# Python tools with a command (from PyPI) -> pip package: REDbot checks HTTP/1.1 responses.
+declare -A PY_CMD=( [redbot]=redbot )
+for cmd in "${!PY_CMD[@]}"; do command -v "$cmd" >/dev/null 2>&1 || missing_py+=("${PY_CMD[$cmd]}"); done
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u | sed '/^$/d')
 
 case "${1:-check}" in

@@ -24,7 +24,11 @@ function guardSession(session, timeouts) {
   });
 }
 
-// Returns { server (to listen on), closeHttp2() (GOAWAY to every session), destroyHttp2() }.
+// How often shutdown closes HTTP/1.1 keep-alive sockets that became idle.
+const IDLE_SWEEP_MS = 100;
+
+// Returns { server (to listen on), close() (graceful: GOAWAY to every session, HTTP/1.1
+// sockets closed as their last response ends), destroy() }.
 function createNodeListener({ tls, timeouts, core, log, isClosing }) {
   const server = http2.createSecureServer({
     cert: tls.cert,
@@ -52,8 +56,12 @@ function createNodeListener({ tls, timeouts, core, log, isClosing }) {
   server.on('sessionError', (err) => log.debug(`http2 session error: ${err.message}`));
   return {
     server,
-    closeHttp2() { for (const session of sessions) session.close(); },
-    destroyHttp2() { for (const session of sessions) session.destroy(); },
+    close() {
+      for (const session of sessions) session.close();
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      server.once('close', () => clearInterval(sweep));
+    },
+    destroy() { for (const session of sessions) session.destroy(); },
   };
 }
 

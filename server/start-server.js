@@ -27,7 +27,6 @@ const LISTENERS = { node: createNodeListener, native: createNativeListener };
 const MiB = 1024 * 1024;
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
-const IDLE_SWEEP_MS = 100;
 
 const DEFAULT_TUNING = {
   bufferLimit: 4 * MiB,
@@ -124,8 +123,8 @@ async function startServer(input = {}) {
   const name = loopbackName(options.host);
   const url = `https://${name.includes(':') ? `[${name}]` : name}:${port}/`;
 
-  // Stops accepting, lets in-flight responses finish (HTTP/2 sessions get GOAWAY), and forces
-  // whatever is left after timeoutMs.
+  // Stops accepting, lets in-flight responses finish (HTTP/2 connections get GOAWAY, HTTP/1.1
+  // ones Connection: close), and forces whatever is left after timeoutMs.
   function close({ timeoutMs = SHUTDOWN_TIMEOUT_MS } = {}) {
     if (closing !== null) return closing;
     closing = (async () => {
@@ -135,19 +134,16 @@ async function startServer(input = {}) {
         done.push(new Promise((resolve) => redirectServer.close(resolve)));
         redirectServer.closeIdleConnections();
       }
-      listener.closeHttp2();
-      // Keep-alive HTTP/1.1 sockets become idle as their last response ends.
-      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      listener.close();
       const force = setTimeout(() => {
         log.warn(`shutdown: forcing ${sockets.size} connection(s) closed after ${timeoutMs} ms`);
-        listener.destroyHttp2();
+        listener.destroy();
         for (const socket of sockets) socket.destroy();
         if (redirectServer !== null) redirectServer.closeAllConnections();
       }, timeoutMs);
       try {
         await Promise.all(done);
       } finally {
-        clearInterval(sweep);
         clearTimeout(force);
       }
       await log.drain();

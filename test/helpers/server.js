@@ -71,7 +71,7 @@ async function startTestServer({ files = {}, ...options } = {}) {
   const tls = await testCertificate();
   let server;
   try {
-    server = await startServer({ host: '127.0.0.1', port: 0, logLevel: 'silent', tls, ...options, root });
+    server = await startServer({ host: '127.0.0.1', port: 0, logLevel: 'silent', tls, engine: process.env.NEGOTIATE_ENGINE, ...options, root });
   } catch (err) {
     if (tmp) await fs.rm(tmp, { recursive: true, force: true });
     throw err;
