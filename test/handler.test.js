@@ -7,6 +7,7 @@
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
+const fsSync = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
 const http2 = require('node:http2');
@@ -19,6 +20,8 @@ const { plainRequest } = require('./helpers/plain-http');
 
 const FILE = compressibleText(20_000);
 const FILES = { 'a.txt': FILE, 'sub/index.html': '<p>sub</p>\n' };
+// Sparse: more than the loopback socket buffers and stream buffers can take in.
+const BIG_BYTES = 256 * 1024 * 1024;
 // Files above this many bytes are streamed from disk rather than sent from memory.
 const STREAMING = { bufferLimit: 1024 };
 
@@ -28,8 +31,42 @@ before(async () => {
   tmp = await makeTempDir();
   root = path.join(tmp, 'root');
   await writeFiles(root, FILES);
+  await fs.writeFile(path.join(root, 'big.bin'), '');
+  await fs.truncate(path.join(root, 'big.bin'), BIG_BYTES);
 });
 after(() => fs.rm(tmp, { recursive: true, force: true }));
+
+// How many of this process's descriptors are open on `file`.
+function descriptorsOn(file) {
+  let n = 0;
+  for (const fd of fsSync.readdirSync('/proc/self/fd')) {
+    try {
+      if (fsSync.readlinkSync(`/proc/self/fd/${fd}`) === file) n++;
+    } catch {
+      // closed between readdir and readlink
+    }
+  }
+  return n;
+}
+
+// Bytes this process has read through read(2) and its kind, files and sockets alike.
+function bytesRead() {
+  return Number(/^rchar: (\d+)$/m.exec(fsSync.readFileSync('/proc/self/io', 'utf8'))[1]);
+}
+
+// request(target, onFirstBytes) asks for the big file and goes away right after calling
+// onFirstBytes(). The server must have had the file open then, close it afterwards, and stop
+// reading it: a body that kept flowing into a dead response would read all of it.
+async function abortMidBody(request) {
+  const file = fsSync.realpathSync(path.join(root, 'big.bin'));
+  const before = bytesRead();
+  const openWhileSending = await new Promise((resolve) => request('/big.bin', () => resolve(descriptorsOn(file))));
+  assert.equal(openWhileSending, 1);
+  for (let i = 0; i < 100 && descriptorsOn(file) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(descriptorsOn(file), 0);
+  const read = bytesRead() - before;
+  assert.ok(read < BIG_BYTES / 4, `read ${read} bytes of a ${BIG_BYTES}-byte file for an aborted response`);
+}
 
 function listen(server) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
@@ -106,6 +143,18 @@ describe('express, handler mounted at /static', () => {
     assert.equal(r.body.toString(), 'from a later route\n');
   });
 
+  test('a client that goes away mid-body: the file stops being read and is closed', async () => {
+    await abortMidBody((target, onFirstBytes) => {
+      const req = http.get({ host: '127.0.0.1', port, path: `/static${target}`, headers: { 'accept-encoding': 'identity' } }, (res) => {
+        res.once('data', () => {
+          onFirstBytes();
+          req.destroy();
+        });
+      });
+      req.on('error', () => {});
+    });
+  });
+
   test('a method other than GET and HEAD falls through to the next route', async () => {
     const r = await get('/static/a.txt', { method: 'POST' });
     assert.equal(r.status, 200);
@@ -147,6 +196,18 @@ describe('node:http2 compat server (allowHTTP1)', () => {
   });
 
   describe('over h2', () => fileSemantics((target, options) => clients.h2(target, options), ''));
+
+  test('an h2 stream cancelled mid-body: the file stops being read and is closed', async () => {
+    const session = clients.connectH2();
+    await abortMidBody((target, onFirstBytes) => {
+      const stream = session.request({ ':path': target, 'accept-encoding': 'identity' });
+      stream.on('error', () => {});
+      stream.once('data', () => {
+        onFirstBytes();
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+      });
+    });
+  });
 
   test('over http/1.1 on the same port', async () => {
     const r = await clients.h1('/a.txt', { headers: { 'accept-encoding': 'br' } });
