@@ -18,7 +18,7 @@ function createResponder(input) {
   const log = input.logger || new Logger({ level: options.logLevel });
   const core = createCore(options, resolveTuning(input), log);
   return {
-    core,
+    log,
     decide: (req, target) => core.decide(req.method, target, req.headers),
     // A 404 (no such file) or 405 (a method other than GET/HEAD) is another handler's business
     // when there is one to pass to.
@@ -52,9 +52,13 @@ function handler(options = {}) {
     responder.decide(req, req.url).then((d) => {
       if (typeof next === 'function' && responder.passes(d)) next();
       else responder.send(req, res, d, mount);
+    }).catch((err) => {
+      // decide() and send() never reject, so a later middleware threw from next(): report it
+      // rather than leave an unhandled rejection to take the app down.
+      responder.log.error(`${req.method} ${req.url}: the next handler threw: ${err.stack || err}`);
+      if (!res.headersSent) res.destroy();
     });
   }
-  negotiateHandler.stats = () => responder.core.stats;
   return negotiateHandler;
 }
 
