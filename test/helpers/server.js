@@ -127,7 +127,7 @@ function spawnCli(args, { env = {}, engine, cwd } = {}) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`CLI did not start:\n${out}`)); }, SPAWN_TIMEOUT_MS);
     const onData = () => {
-      const m = /listening on (https:\/\/\S+?:(\d+)\/)[^\n]*?(?:; (http:\/\/\S+) redirects there)?\n/.exec(out);
+      const m = /listening on (https?:\/\/\S+?:(\d+)\/)[^\n]*?(?:; (http:\/\/\S+) redirects there)?\n/.exec(out);
       if (!m) return;
       clearTimeout(timer);
       child.stdout.off('data', onData);
