@@ -5,8 +5,40 @@
 const { pipeline } = require('node:stream');
 const { logAccess } = require('./access-log');
 
+// Responses one connection may have started and not yet flushed to its socket. A client that
+// pipelines requests and never reads its responses stops being read once it has this many:
+// later requests already parsed wait unprocessed, and the socket and the parser are paused
+// until responses flush. (Node pauses on its own only when, at the moment a request is parsed,
+// earlier responses have already clogged the socket; our responses come after an await, so
+// that check always sees an idle socket and a flood of pipelined requests is read and served
+// into memory.)
+const MAX_PENDING_RESPONSES = 8;
+
+// Pausing the socket stops Node reading it, but Node resumes it after every parsed request
+// (IncomingMessage's readStart). Its own guard against that, socket._paused, also pauses the
+// parser, and TLS still delivers the records it already decrypted, which a paused parser
+// rejects (HPE_PAUSED) by dropping the connection. So while a connection is held here, Node's
+// resume() calls on it are ignored instead; what TLS delivers late is parsed and waits.
+const { resume } = require('node:net').Socket.prototype;
+
+function stopReading(line, socket) {
+  if (line.paused) return;
+  line.paused = true;
+  if (!Object.hasOwn(socket, 'resume')) socket.resume = function resumeUnlessHeld() { return line.paused ? this : resume.call(this); };
+  socket.pause();
+}
+
+function resumeReading(line, socket) {
+  if (!line.paused) return;
+  line.paused = false;
+  socket.resume();
+}
+
 function createHttp1Handler(core, log, isClosing) {
-  return function onRequest(req, res) {
+  // Per connection: responses started and not closed, and requests waiting for one to close.
+  const lines = new WeakMap();
+
+  function respond(req, res) {
     const startedAt = performance.now();
     core.decide(req.method, req.url, req.headers).then((d) => {
       // While shutting down, finish this response but do not keep the connection.
@@ -33,7 +65,34 @@ function createHttp1Handler(core, log, isClosing) {
       log.error(`sending ${req.method} ${req.url} failed: ${err.stack || err}`);
       res.destroy();
     });
+  }
+
+  // A response closes once its last byte went to the socket, or with the socket.
+  function start(line, socket, req, res) {
+    line.pending++;
+    res.once('close', () => {
+      line.pending--;
+      if (socket.destroyed) { line.waiting.length = 0; return; }
+      while (line.pending < MAX_PENDING_RESPONSES && line.waiting.length > 0) start(line, socket, ...line.waiting.shift());
+      if (line.waiting.length === 0) resumeReading(line, socket);
+    });
+    respond(req, res);
+  }
+
+  return function onRequest(req, res) {
+    const socket = req.socket;
+    let line = lines.get(socket);
+    if (line === undefined) {
+      line = { pending: 0, waiting: [], paused: false };
+      lines.set(socket, line);
+    }
+    if (line.pending < MAX_PENDING_RESPONSES && line.waiting.length === 0) {
+      start(line, socket, req, res);
+      return;
+    }
+    line.waiting.push([req, res]);
+    stopReading(line, socket);
   };
 }
 
-module.exports = { createHttp1Handler };
+module.exports = { createHttp1Handler, MAX_PENDING_RESPONSES };

@@ -13,6 +13,7 @@ const { createEngines, VARIANT_EXTENSIONS } = require('./codings');
 const { CompressCache } = require('./compress-cache');
 const { FileStore } = require('./file-store');
 const { Core } = require('./core');
+const { ByteBudget } = require('./byte-budget');
 const { negotiateEndpoint } = require('./negotiate-endpoint');
 const { createHttp1Handler } = require('./http1');
 const { createHttp2Handler } = require('./http2');
@@ -55,6 +56,9 @@ const DEFAULT_TUNING = {
   fileCacheBytes: 64 * MiB,
   compressCacheBytes: 64 * MiB,
   maxConcurrentCompressions: os.availableParallelism(),
+  // Response bytes held in memory on their way to clients (see server/byte-budget.js): 5120
+  // stalled HTTP/2 streams (40 connections x 128) pin one 16 KiB first chunk each, 80 MiB.
+  bufferedBytesLimit: 128 * MiB,
 };
 
 function loopbackName(host) {
@@ -117,7 +121,10 @@ async function startServer(input = {}) {
     cacheControl: options.cacheControl,
     log,
   });
-  const core = new Core({ store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint });
+  const core = new Core({
+    store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint,
+    budget: new ByteBudget(tuning.bufferedBytesLimit),
+  });
 
   let closing = null;
   const server = http2.createSecureServer({
