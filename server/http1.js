@@ -14,23 +14,38 @@ const { logAccess } = require('./access-log');
 // into memory.)
 const MAX_PENDING_RESPONSES = 8;
 
-// Pausing the socket stops Node reading it, but Node resumes it after every parsed request
-// (IncomingMessage's readStart). Its own guard against that, socket._paused, also pauses the
-// parser, and TLS still delivers the records it already decrypted, which a paused parser
-// rejects (HPE_PAUSED) by dropping the connection. So while a connection is held here, Node's
-// resume() calls on it are ignored instead; what TLS delivers late is parsed and waits.
-const { resume } = require('node:net').Socket.prototype;
+// Node's HTTP/1.1 server stops reading a socket, and keeps its requests from resuming it, while
+// socket._paused is set; it then also pauses the parser. It feeds the parser straight from the
+// TLS handle, which goes on delivering the records it already decrypted after a pause, and a
+// paused parser rejects them (HPE_PAUSED) by dropping the connection; Node's own pause for
+// clogged sockets hits this too. A 'data' listener makes Node feed the parser through the
+// socket's stream instead, which holds data back while paused. Node also resumes the socket
+// whenever it drains; while the connection is held here, that resume is undone before any
+// data flows ('resume' is emitted before the stream flows again).
+function ignore() {}
 
-function stopReading(line, socket) {
-  if (line.paused) return;
-  line.paused = true;
-  if (!Object.hasOwn(socket, 'resume')) socket.resume = function resumeUnlessHeld() { return line.paused ? this : resume.call(this); };
+function holdable(socket, line) {
+  socket.on('data', ignore);
+  socket.on('resume', () => { if (line.held) pause(socket); });
+}
+
+function pause(socket) {
+  socket._paused = true;
   socket.pause();
 }
 
-function resumeReading(line, socket) {
-  if (!line.paused) return;
-  line.paused = false;
+function stopReading(socket, line) {
+  if (line.held) return;
+  line.held = true;
+  pause(socket);
+}
+
+// What Node does when a socket it paused drains.
+function resumeReading(socket, line) {
+  if (!line.held) return;
+  line.held = false;
+  socket._paused = false;
+  if (socket.parser) socket.parser.resume();
   socket.resume();
 }
 
@@ -74,7 +89,7 @@ function createHttp1Handler(core, log, isClosing) {
       line.pending--;
       if (socket.destroyed) { line.waiting.length = 0; return; }
       while (line.pending < MAX_PENDING_RESPONSES && line.waiting.length > 0) start(line, socket, ...line.waiting.shift());
-      if (line.waiting.length === 0) resumeReading(line, socket);
+      if (line.waiting.length === 0) resumeReading(socket, line);
     });
     respond(req, res);
   }
@@ -83,15 +98,16 @@ function createHttp1Handler(core, log, isClosing) {
     const socket = req.socket;
     let line = lines.get(socket);
     if (line === undefined) {
-      line = { pending: 0, waiting: [], paused: false };
+      line = { pending: 0, waiting: [], held: false };
       lines.set(socket, line);
+      holdable(socket, line);
     }
     if (line.pending < MAX_PENDING_RESPONSES && line.waiting.length === 0) {
       start(line, socket, req, res);
       return;
     }
     line.waiting.push([req, res]);
-    stopReading(line, socket);
+    stopReading(socket, line);
   };
 }
 
