@@ -7,13 +7,12 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
-const fs = require('node:fs');
-const http2 = require('node:http2');
 const tls = require('node:tls');
 const v8 = require('node:v8');
 const vm = require('node:vm');
 const zlib = require('node:zlib');
-const { startTestServer, compressibleText } = require('./helpers/server');
+const { startTestServer, compressibleText, openSpoolFiles } = require('./helpers/server');
+const { stalledStreams } = require('./helpers/clients');
 
 const MiB = 1024 * 1024;
 const KiB = 1024;
@@ -35,19 +34,9 @@ after(() => t.close());
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// A session that opens `count` streams for `path` and never lets the server send a byte of
-// body: its SETTINGS_INITIAL_WINDOW_SIZE is 0 and it never sends WINDOW_UPDATE. Resolves once
-// every stream has its response headers.
-async function zeroWindowSession(path, count, headers = {}) {
-  const session = http2.connect(t.origin, { ca: t.server.certificate, servername: 'localhost', settings: { initialWindowSize: 0 } });
-  session.on('error', () => {});
-  const responses = [];
-  for (let i = 0; i < count; i++) {
-    const stream = session.request({ ':path': path, ...headers });
-    stream.on('error', () => {});
-    responses.push(new Promise((resolve) => stream.once('response', resolve)));
-    stream.end();
-  }
+// Resolves a session whose `count` streams have their response headers and a zero window.
+async function zeroWindowSession(server, path, count, headers = {}) {
+  const { session, responses } = stalledStreams({ origin: server.origin, ca: server.server.certificate, path, count, headers });
   await Promise.all(responses);
   return session;
 }
@@ -67,7 +56,7 @@ test('zero-window HTTP/2 streams pin one small chunk each, and the memory comes 
   gc();
   const before = process.memoryUsage();
   const sessions = [];
-  for (let i = 0; i < CONNECTIONS; i++) sessions.push(await zeroWindowSession('/big.bin', STREAMS));
+  for (let i = 0; i < CONNECTIONS; i++) sessions.push(await zeroWindowSession(t, '/big.bin', STREAMS));
   await sleep(500);
   const held = process.memoryUsage();
   const grew = { rss: held.rss - before.rss, arrayBuffers: held.arrayBuffers - before.arrayBuffers };
@@ -93,16 +82,7 @@ test('the process budget caps bytes held for stalled streams, and closing them f
   // A second server whose budget is smaller than what 128 zero-window streams would pin.
   const small = await startTestServer({ files: { 'big.bin': BIG, 'small.txt': 'ok\n' }, bufferedBytesLimit: MiB });
   try {
-    const session = http2.connect(small.origin, { ca: small.server.certificate, servername: 'localhost', settings: { initialWindowSize: 0 } });
-    session.on('error', () => {});
-    const responses = [];
-    for (let i = 0; i < 128; i++) {
-      const stream = session.request({ ':path': '/big.bin' });
-      stream.on('error', () => {});
-      responses.push(new Promise((resolve) => stream.once('response', resolve)));
-      stream.end();
-    }
-    await Promise.all(responses);
+    const session = await zeroWindowSession(small, '/big.bin', 128);
     await settle(() => small.stats.bufferedBytes.used / (16 * KiB) + small.stats.bufferedBytes.waiting === 128);
     const held = small.stats.bufferedBytes;
     assert.equal(held.used, MiB, 'the budget is used up');
@@ -175,23 +155,10 @@ test('a pipelining client that reads gets every response in order', async () => 
   assert.deepEqual(lengths, paths.map((p) => (p === '/small.txt' ? 3 : FILES['page.bin'].length)));
 });
 
-// Spool files are created and unlinked at once: an open fd is all that is left of one.
-function spoolFds() {
-  let n = 0;
-  for (const fd of fs.readdirSync('/proc/self/fd')) {
-    try {
-      if (fs.readlinkSync(`/proc/self/fd/${fd}`).includes('negotiate-spool-')) n++;
-    } catch {
-      // closed between listing and reading
-    }
-  }
-  return n;
-}
-
 test('stalled readers of compressed responses do not keep the compression slot', async (tc) => {
   // Every slot (one) taken by responses the clients never read: zero-window HTTP/2 streams,
   // and an HTTP/1.1 connection that never reads.
-  const sessions = [await zeroWindowSession('/big.txt', 2, { 'accept-encoding': 'gzip' })];
+  const sessions = [await zeroWindowSession(t, '/big.txt', 2, { 'accept-encoding': 'gzip' })];
   const socket = tls.connect({ host: '127.0.0.1', port: t.port, ca: t.server.certificate, servername: 'localhost', ALPNProtocols: ['http/1.1'] },
     () => { socket.pause(); socket.write('GET /big.txt HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n'); });
   socket.on('error', () => {});
@@ -201,11 +168,11 @@ test('stalled readers of compressed responses do not keep the compression slot',
   assert.equal(got.status, 200, `got ${got.status}: ${got.body.subarray(0, 80)}`);
   assert.equal(got.headers['content-encoding'], 'gzip');
   assert.ok(zlib.gunzipSync(got.body).equals(TEXT), 'the gzip body decodes to the file');
-  tc.diagnostic(`spool files open while the readers stall: ${spoolFds()}`);
+  tc.diagnostic(`spool files open while the readers stall: ${openSpoolFiles()}`);
 
   await closeSessions(sessions);
   socket.destroy();
-  await settle(() => spoolFds() === 0 && t.stats.bufferedBytes.used === 0);
-  assert.equal(spoolFds(), 0, 'spool files left open');
+  await settle(() => openSpoolFiles() === 0 && t.stats.bufferedBytes.used === 0);
+  assert.equal(openSpoolFiles(), 0, 'spool files left open');
   assert.equal(t.stats.bufferedBytes.used, 0);
 });

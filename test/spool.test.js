@@ -6,7 +6,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
-const fs = require('node:fs');
+const { openSpoolFiles } = require('./helpers/server');
 const { pipeline } = require('node:stream/promises');
 const { Readable, Writable } = require('node:stream');
 const { ByteBudget } = require('../server/byte-budget');
@@ -41,19 +41,15 @@ test('ByteBudget grants in order, never over its limit', async (tc) => {
   }
 });
 
-function openFds() {
-  return fs.readdirSync('/proc/self/fd').length;
-}
-
 // Writes `chunks` into a spool as fast as it accepts them, then reads it back waiting `pauseMs`
-// before each read. Resolves the bytes read and how many fds were open once writing finished.
+// before each read. Resolves the bytes read and how many spool files were open once writing finished.
 async function roundTrip(budget, chunks, pauseMs) {
   const spool = new Spool(budget);
   await pipeline(Readable.from(chunks), new Writable({
     write(chunk, _enc, done) { if (!spool.write(chunk)) spool.once('drain', done); else done(); },
     final(done) { spool.end(); done(); },
   }));
-  const fdsWhileHeld = openFds();
+  const fdsWhileHeld = openSpoolFiles();
   const out = [];
   for await (const chunk of spool) {
     out.push(chunk);
@@ -72,13 +68,13 @@ for (const { name, chunks, size } of SIZES) {
   test(`a spool returns every byte in order: ${name}`, async () => {
     const budget = new ByteBudget(64 * 1024 * KiB);
     const input = Array.from({ length: chunks }, () => crypto.randomBytes(size));
-    const before = openFds();
+    const before = openSpoolFiles();
     const { bytes, fdsWhileHeld } = await roundTrip(budget, input, 1);
     assert.ok(bytes.equals(Buffer.concat(input)));
     const spilled = chunks * size > MEMORY_BYTES;
     assert.equal(fdsWhileHeld - before, spilled ? 1 : 0, 'a temporary file exactly when memory overflowed');
     await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(openFds(), before, 'the temporary file is closed at the end');
+    assert.equal(openSpoolFiles(), before, 'the temporary file is closed at the end');
     assert.equal(budget.used, 0);
   });
 }
@@ -86,15 +82,15 @@ for (const { name, chunks, size } of SIZES) {
 test('a spool whose budget is spent goes to its file, and a destroyed spool leaves nothing', async () => {
   const budget = new ByteBudget(64 * KiB);
   assert.equal(budget.tryAcquire(64 * KiB), true);
-  const before = openFds();
+  const before = openSpoolFiles();
   const spool = new Spool(budget);
   for (let i = 0; i < 4; i++) await new Promise((resolve) => spool.write(crypto.randomBytes(16 * KiB), resolve));
-  assert.equal(openFds() - before, 1, 'no memory to spare: straight to the file');
+  assert.equal(openSpoolFiles() - before, 1, 'no memory to spare: straight to the file');
   budget.release(64 * KiB);
   const first = await new Promise((resolve) => spool.once('readable', () => resolve(spool.read())));
   assert.equal(first.length, 64 * KiB);
   assert.equal(budget.used, 64 * KiB, 'the chunk handed out is charged');
   await new Promise((resolve) => { spool.once('close', resolve); spool.destroy(); });
-  assert.equal(openFds(), before);
+  assert.equal(openSpoolFiles(), before);
   assert.equal(budget.used, 0);
 });
