@@ -42,6 +42,8 @@ const TIMEOUTS = {
   keepAliveTimeout: 5_000,
   http2IdleTimeout: 30_000,
   idleTimeout: 120_000,
+  // An HTTP/2 streamed body that makes no progress this long is reset (nginx: send_timeout).
+  sendTimeout: 60_000,
   // How often Node sweeps HTTP/1.1 connections for headersTimeout/requestTimeout (default 30 s).
   connectionsCheckingInterval: 1_000,
 };
@@ -146,7 +148,7 @@ async function startServer(input = {}) {
   server.connectionsCheckingInterval = timeouts.connectionsCheckingInterval;
   server.maxHeaderSize = MAX_HTTP1_HEADER_BYTES;
   server.setTimeout(timeouts.idleTimeout);
-  server.on('stream', createHttp2Handler(core, log, HTTP2_SETTINGS.maxHeaderListSize));
+  server.on('stream', createHttp2Handler(core, log, HTTP2_SETTINGS.maxHeaderListSize, timeouts.sendTimeout));
   server.on('request', createHttp1Handler(core, log, () => closing !== null));
 
   const sockets = new Set();

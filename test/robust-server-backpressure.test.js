@@ -7,6 +7,7 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
+const http2 = require('node:http2');
 const tls = require('node:tls');
 const v8 = require('node:v8');
 const vm = require('node:vm');
@@ -98,6 +99,30 @@ test('the process budget caps bytes held for stalled streams, and closing them f
     await small.close();
   }
   assert.equal(budget.limit, 128 * MiB, 'the default budget');
+});
+
+test('an HTTP/2 stream whose window never opens is reset after sendTimeout, releasing what it held', async () => {
+  const quick = await startTestServer({ files: { 'big.bin': BIG, 'big.txt': TEXT }, bufferLimit: MiB, timeouts: { sendTimeout: 1000 } });
+  try {
+    // A streamed file and a streamed compression, both on a session with a zero window.
+    const { session, streams, responses } = stalledStreams({ origin: quick.origin, ca: quick.server.certificate, path: '/big.bin', count: 1 });
+    const compressed = session.request({ ':path': '/big.txt', 'accept-encoding': 'gzip' });
+    compressed.on('error', () => {});
+    compressed.end();
+    streams.push(compressed);
+    await Promise.all(responses);
+    // PINGs keep the session's own timer from ever firing.
+    const pinger = setInterval(() => session.ping(() => {}), 200);
+    const codes = await Promise.all(streams.map((stream) => new Promise((resolve) => stream.once('close', () => resolve(stream.rstCode)))))
+      .finally(() => clearInterval(pinger));
+    assert.deepEqual(codes, [http2.constants.NGHTTP2_INTERNAL_ERROR, http2.constants.NGHTTP2_INTERNAL_ERROR]);
+    await settle(() => quick.stats.bufferedBytes.used === 0 && openSpoolFiles() === 0);
+    assert.equal(quick.stats.bufferedBytes.used, 0);
+    assert.equal(openSpoolFiles(), 0);
+    session.destroy();
+  } finally {
+    await quick.close();
+  }
 });
 
 // A raw TLS client (ALPN http/1.1) that writes `count` pipelined GETs of `path` and never reads.
