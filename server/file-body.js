@@ -17,6 +17,7 @@ const fs = require('node:fs');
 const { Readable } = require('node:stream');
 const { sameStat, O_NOFOLLOW } = require('./read-file');
 const { Charge } = require('./byte-budget');
+const { FdCalls } = require('./fd-calls');
 
 // Reads happen only when the consumer asks (highWaterMark 0) and hold one chunk at a time, so a
 // client whose window or socket is stalled pins one chunk, not a read-ahead pipeline. The first
@@ -43,10 +44,7 @@ class FileBody extends Readable {
     this.remaining = end - start + 1;
     this.charge = new Charge(budget);
     this.chunkSize = FIRST_CHUNK;
-    // The fs call in flight, if any: the fd is closed only after it completes, so the number
-    // cannot be reused under it.
-    this.busy = false;
-    this.onIdle = null;
+    this.calls = new FdCalls();
   }
 
   _read() {
@@ -72,22 +70,13 @@ class FileBody extends Readable {
     this.push(null);
   }
 
-  // Runs one fs call on the fd; its result reaches then() only while the body is alive.
   io(call, then) {
-    this.busy = true;
-    call((err, result, extra) => {
-      this.busy = false;
-      if (this.onIdle !== null) { this.onIdle(); return; }
-      if (err) this.destroy(err);
-      else then(result, extra);
-    });
+    this.calls.run(call, then, (err) => this.destroy(err));
   }
 
   _destroy(err, done) {
     this.charge.settle();
-    const close = () => fs.close(this.fd, () => done(err));
-    if (this.busy) this.onIdle = close;
-    else close();
+    this.calls.close(() => this.fd, () => done(err));
   }
 }
 

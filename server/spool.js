@@ -15,6 +15,7 @@ const crypto = require('node:crypto');
 const { Duplex } = require('node:stream');
 const { Charge } = require('./byte-budget');
 const { CHUNK } = require('./file-body');
+const { FdCalls } = require('./fd-calls');
 
 const MEMORY_BYTES = 256 * 1024;
 const TEMP_FLAGS = fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL;
@@ -47,9 +48,7 @@ class Spool extends Duplex {
     this.charge = new Charge(budget);
     this.wantsData = false;
     this.ended = false;
-    // fs calls in flight; the fd is closed only once none is, so its number cannot be reused under one.
-    this.busy = 0;
-    this.onIdle = null;
+    this.calls = new FdCalls();
   }
 
   _write(chunk, _enc, done) {
@@ -112,19 +111,8 @@ class Spool extends Duplex {
     }
   }
 
-  // Runs one fs call; its result reaches then() only while the spool is alive, else orphan().
-  io(call, then, fail = (err) => this.destroy(err), orphan = () => {}) {
-    this.busy++;
-    call((err, result, extra) => {
-      this.busy--;
-      if (this.onIdle !== null) {
-        if (!err) orphan(result);
-        if (this.busy === 0) this.onIdle();
-        return;
-      }
-      if (err) fail(err);
-      else then(result, extra);
-    });
+  io(call, then, fail = (err) => this.destroy(err), orphan) {
+    this.calls.run(call, then, fail, orphan);
   }
 
   _destroy(err, done) {
@@ -132,14 +120,7 @@ class Spool extends Duplex {
     this.budget.release(this.memoryBytes);
     this.memory = [];
     this.memoryBytes = 0;
-    const close = () => {
-      if (this.fd === null) { done(err); return; }
-      const fd = this.fd;
-      this.fd = null;
-      fs.close(fd, () => done(err));
-    };
-    if (this.busy > 0) this.onIdle = close;
-    else close();
+    this.calls.close(() => this.fd, () => done(err));
   }
 }
 
