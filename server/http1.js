@@ -19,9 +19,11 @@ const MAX_PENDING_RESPONSES = 8;
 // TLS handle, which goes on delivering the records it already decrypted after a pause, and a
 // paused parser rejects them (HPE_PAUSED) by dropping the connection; Node's own pause for
 // clogged sockets hits this too. A 'data' listener makes Node feed the parser through the
-// socket's stream instead, which holds data back while paused. Node also resumes the socket
-// whenever it drains; while the connection is held here, that resume is undone before any
-// data flows ('resume' is emitted before the stream flows again).
+// socket's stream instead, which holds data back while paused; that costs a little per read,
+// so it is added only to connections that pipeline (a request arriving while another is
+// pending), the only ones either pause can reach. Node also resumes the socket whenever it
+// drains; while the connection is held here, that resume is undone before any data flows
+// ('resume' is emitted before the stream flows again).
 function ignore() {}
 
 function holdable(socket, line) {
@@ -98,8 +100,11 @@ function createHttp1Handler(core, log, isClosing) {
     const socket = req.socket;
     let line = lines.get(socket);
     if (line === undefined) {
-      line = { pending: 0, waiting: [], held: false };
+      line = { pending: 0, waiting: [], held: false, holdable: false };
       lines.set(socket, line);
+    }
+    if (line.pending > 0 && !line.holdable) {
+      line.holdable = true;
       holdable(socket, line);
     }
     if (line.pending < MAX_PENDING_RESPONSES && line.waiting.length === 0) {
