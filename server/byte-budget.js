@@ -46,7 +46,10 @@ class ByteBudget {
 
 // What one body holds of the budget: at most one chunk, from the reservation before its read
 // until the consumer asks for the next chunk (a body read on demand only then knows the
-// transport took the last one) or the body is destroyed.
+// transport took the last one) or the body is destroyed. So a protocol engine keeps the
+// accounting exact by asking for a body's next chunk only once it has sent the last one
+// (pipe() into a Writable whose highWaterMark is at most a chunk does; a 'data' listener must
+// pause() the body while it still holds a chunk).
 class Charge {
   constructor(budget) {
     this.budget = budget;
