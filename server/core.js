@@ -20,9 +20,10 @@ const TEXT = 'text/plain; charset=utf-8';
 const BUSY = Symbol('busy');
 
 class Core {
-  // budget: the process's ByteBudget, charged by every streamed body.
-  constructor({ store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, budget }) {
-    Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, budget });
+  // budget: the process's ByteBudget, charged by every streamed body; spoolDisk: the one for
+  // the bytes compression spools keep on disk.
+  constructor({ store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, budget, spoolDisk }) {
+    Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, budget, spoolDisk });
     this.streamingCompressions = 0;
     this.requests = 0;
   }
@@ -162,7 +163,7 @@ class Core {
       source = await openFileBody(info.identity, 0, info.stat.size - 1, this.budget);
       const compressor = this.engines.createCompressStream(coding, { level: 'dynamic', sizeHint: info.stat.size });
       compressor.once('close', () => { this.streamingCompressions--; });
-      const spool = new Spool(this.budget);
+      const spool = new Spool(this.budget, this.spoolDisk);
       pipeline(source, compressor, spool, () => {});
       return spool;
     } catch (err) {
@@ -192,6 +193,7 @@ class Core {
       compressCache: { ...this.cache.stats },
       fileCache: this.store.stats,
       bufferedBytes: this.budget.stats,
+      spoolDiskBytes: this.spoolDisk.stats,
     };
   }
 }

@@ -1,7 +1,7 @@
 'use strict';
 // A buffer between a compressor and a client that reads at its own pace. Writes complete at
 // compression speed: into memory while the spool holds at most MEMORY_BYTES and the byte budget
-// has room, otherwise appended to an unlinked temporary file. So the compressor (and its
+// has room, otherwise appended to an unlinked temporary file (within a disk budget). So the compressor (and its
 // compression slot) finishes as fast as it compresses, and a slow or stalled reader holds only
 // disk space and one chunk, never a slot. The reader gets the bytes in order, read on demand
 // (highWaterMark 0) one charged chunk at a time like a file body. The file has no name from
@@ -34,11 +34,14 @@ function openUnlinkedTemp(dir, cb) {
 class Spool extends Duplex {
   /**
    * @param {import('./byte-budget').ByteBudget} budget charged for memory held and chunks read back.
+   * @param {import('./byte-budget').ByteBudget} disk charged for the file's bytes until the spool closes.
    * @param {string} [dir=os.tmpdir()] where the temporary file is created (and at once unlinked).
    */
-  constructor(budget, dir = os.tmpdir()) {
+  constructor(budget, disk, dir = os.tmpdir()) {
     super({ readableHighWaterMark: 0, writableHighWaterMark: CHUNK });
     this.budget = budget;
+    this.disk = disk;
+    this.diskBytes = 0;
     this.dir = dir;
     this.memory = [];
     this.memoryBytes = 0;
@@ -48,6 +51,11 @@ class Spool extends Duplex {
     this.charge = new Charge(budget);
     this.wantsData = false;
     this.ended = false;
+    // fs calls on the file in flight, and an emptying of the drained file.
+    this.reading = false;
+    this.writing = false;
+    this.reclaiming = false;
+    this.afterReclaim = null;
     this.calls = new FdCalls();
   }
 
@@ -65,11 +73,38 @@ class Spool extends Duplex {
         (fd) => fs.close(fd, () => {}));
       return;
     }
-    this.io((cb) => fs.write(this.fd, chunk, 0, chunk.length, this.written, cb), () => {
-      this.written += chunk.length;
-      this.deliver();
-      done();
-    }, done);
+    // Past the process's disk budget for spools a write waits, and the compressor with it (then
+    // holding its slot, as every slow reader did before spools): disk is bounded too.
+    // A file the reader has drained is emptied and its disk given back, so one spool larger
+    // than the whole disk budget still flows; writes wait for that to finish.
+    if (this.reclaiming) { this.afterReclaim = () => this._write(chunk, _enc, done); return; }
+    this.disk.acquire(chunk.length, () => {
+      if (this.destroyed) { this.disk.release(chunk.length); return; }
+      this.diskBytes += chunk.length;
+      this.writing = true;
+      this.io((cb) => fs.write(this.fd, chunk, 0, chunk.length, this.written, cb), () => {
+        this.writing = false;
+        this.written += chunk.length;
+        this.deliver();
+        done();
+      }, done);
+    });
+  }
+
+  reclaim() {
+    if (this.fd === null || this.reading || this.writing || this.reclaiming || this.written === 0 || this.readFrom !== this.written) return;
+    this.reclaiming = true;
+    this.io((cb) => fs.ftruncate(this.fd, 0, cb), () => {
+      this.reclaiming = false;
+      this.readFrom = 0;
+      this.written = 0;
+      const n = this.diskBytes;
+      this.diskBytes = 0;
+      this.disk.release(n);
+      const write = this.afterReclaim;
+      this.afterReclaim = null;
+      if (write !== null) write();
+    });
   }
 
   _final(done) {
@@ -93,16 +128,19 @@ class Spool extends Duplex {
       this.memoryBytes -= chunk.length;
       this.charge.hold(chunk.length);
       this.push(chunk);
-    } else if (this.readFrom < this.written) {
+    } else if (this.readFrom < this.written && !this.reading) {
       this.wantsData = false;
+      this.reading = true;
       const n = Math.min(CHUNK, this.written - this.readFrom);
       const at = this.readFrom;
       this.readFrom += n;
       this.charge.take(n, () => {
         if (this.destroyed) { this.charge.settle(); return; }
         this.io((cb) => fs.read(this.fd, Buffer.allocUnsafe(n), 0, n, at, cb), (bytesRead, buf) => {
-          if (bytesRead !== n) this.destroy(new Error(`spool file read ${bytesRead} of ${n} bytes`));
-          else this.push(buf);
+          this.reading = false;
+          if (bytesRead !== n) { this.destroy(new Error(`spool file read ${bytesRead} of ${n} bytes`)); return; }
+          this.push(buf);
+          this.reclaim();
         });
       });
     } else if (this.ended) {
@@ -120,7 +158,11 @@ class Spool extends Duplex {
     this.budget.release(this.memoryBytes);
     this.memory = [];
     this.memoryBytes = 0;
-    this.calls.close(() => this.fd, () => done(err));
+    this.calls.close(() => this.fd, () => {
+      this.disk.release(this.diskBytes);
+      this.diskBytes = 0;
+      done(err);
+    });
   }
 }
 

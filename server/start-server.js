@@ -61,6 +61,8 @@ const DEFAULT_TUNING = {
   // Response bytes held in memory on their way to clients (see server/byte-budget.js): 5120
   // stalled HTTP/2 streams (40 connections x 128) pin one 16 KiB first chunk each, 80 MiB.
   bufferedBytesLimit: 128 * MiB,
+  // Compressed output spooled to temporary files for clients slower than the compressor.
+  spoolDiskBytes: 1024 * MiB,
 };
 
 function loopbackName(host) {
@@ -126,6 +128,7 @@ async function startServer(input = {}) {
   const core = new Core({
     store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint,
     budget: new ByteBudget(tuning.bufferedBytesLimit),
+    spoolDisk: new ByteBudget(tuning.spoolDiskBytes),
   });
 
   let closing = null;

@@ -13,6 +13,8 @@ const { ByteBudget } = require('../server/byte-budget');
 const { Spool, MEMORY_BYTES } = require('../server/spool');
 
 const KiB = 1024;
+// Disk for every spool of these tests; each test checks it is all given back.
+const disk = new ByteBudget(64 * 1024 * KiB);
 
 test('ByteBudget grants in order, never over its limit', async (tc) => {
   // Each row: operations on a budget of 100; `granted` lists acquire() ids granted so far.
@@ -44,17 +46,19 @@ test('ByteBudget grants in order, never over its limit', async (tc) => {
 // Writes `chunks` into a spool as fast as it accepts them, then reads it back waiting `pauseMs`
 // before each read. Resolves the bytes read and how many spool files were open once writing finished.
 async function roundTrip(budget, chunks, pauseMs) {
-  const spool = new Spool(budget);
+  const spool = new Spool(budget, disk);
   await pipeline(Readable.from(chunks), new Writable({
     write(chunk, _enc, done) { if (!spool.write(chunk)) spool.once('drain', done); else done(); },
     final(done) { spool.end(); done(); },
   }));
   const fdsWhileHeld = openSpoolFiles();
+  const closed = new Promise((resolve) => spool.once('close', resolve));
   const out = [];
   for await (const chunk of spool) {
     out.push(chunk);
     if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
+  await closed;
   return { bytes: Buffer.concat(out), fdsWhileHeld };
 }
 
@@ -73,17 +77,33 @@ for (const { name, chunks, size } of SIZES) {
     assert.ok(bytes.equals(Buffer.concat(input)));
     const spilled = chunks * size > MEMORY_BYTES;
     assert.equal(fdsWhileHeld - before, spilled ? 1 : 0, 'a temporary file exactly when memory overflowed');
-    await new Promise((resolve) => setImmediate(resolve));
     assert.equal(openSpoolFiles(), before, 'the temporary file is closed at the end');
     assert.equal(budget.used, 0);
+    assert.equal(disk.used, 0);
   });
 }
+
+test('a spool larger than its disk budget flows, emptying its file as the reader drains it', async () => {
+  const budget = new ByteBudget(64 * 1024 * KiB);
+  const small = new ByteBudget(128 * KiB);
+  const input = Array.from({ length: 96 }, () => crypto.randomBytes(16 * KiB)); // 1.5 MiB
+  const spool = new Spool(budget, small);
+  const closed = new Promise((resolve) => spool.once('close', resolve));
+  const read = (async () => { const out = []; for await (const chunk of spool) out.push(chunk); return Buffer.concat(out); })();
+  for (const chunk of input) if (!spool.write(chunk)) await new Promise((resolve) => spool.once('drain', resolve));
+  spool.end();
+  assert.ok((await read).equals(Buffer.concat(input)));
+  await closed;
+  assert.ok(small.peak <= 128 * KiB);
+  assert.equal(small.used, 0);
+  assert.equal(openSpoolFiles(), 0);
+});
 
 test('a spool whose budget is spent goes to its file, and a destroyed spool leaves nothing', async () => {
   const budget = new ByteBudget(64 * KiB);
   assert.equal(budget.tryAcquire(64 * KiB), true);
   const before = openSpoolFiles();
-  const spool = new Spool(budget);
+  const spool = new Spool(budget, disk);
   for (let i = 0; i < 4; i++) await new Promise((resolve) => spool.write(crypto.randomBytes(16 * KiB), resolve));
   assert.equal(openSpoolFiles() - before, 1, 'no memory to spare: straight to the file');
   budget.release(64 * KiB);
@@ -93,4 +113,5 @@ test('a spool whose budget is spent goes to its file, and a destroyed spool leav
   await new Promise((resolve) => { spool.once('close', resolve); spool.destroy(); });
   assert.equal(openSpoolFiles(), before);
   assert.equal(budget.used, 0);
+  assert.equal(disk.used, 0);
 });
