@@ -11,10 +11,20 @@
         "native/include",
         "native/src"
       ],
-      "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_CPP_EXCEPTIONS"],
+      # node-addon-api without C++ exceptions, failures as Maybe / empty values
+      # checked at each call, and no abort when a throw fails because a worker
+      # thread is being terminated (see native/binding/js_errors.h). The
+      # compiler keeps exceptions for std::bad_alloc from the block buffers.
+      "defines": [
+        "NAPI_VERSION=8",
+        "NODE_ADDON_API_DISABLE_CPP_EXCEPTIONS",
+        "NODE_ADDON_API_ENABLE_MAYBE",
+        "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"
+      ],
       "cflags": ["-O2", "-D_GNU_SOURCE"],
       "cflags_c": ["-std=c11"],
-      "cflags_cc": ["-O2", "-std=c++17"],
+      # -O3 vectorizes the encoder's latin1 check (native/binding/encoder_wrap.cc).
+      "cflags_cc": ["-O3", "-std=c++17"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions"]
     }

@@ -6,6 +6,7 @@
 // Node's http2 module. huffman.* take bytes; a string there means its UTF-8 bytes.
 
 const path = require('node:path');
+const { MAX_STRING_LENGTH } = require('node:buffer').constants;
 const addon = require(path.join(__dirname, '..', 'build', 'Release', 'hpack.node'));
 
 const INDEXING = { none: 0, static: 1, linear: 2 };
@@ -53,14 +54,25 @@ let slabUsed = 0;
 function intoSlab(write) {
   let n = write(slab, slabUsed);
   if (n > slab.length - slabUsed) {
-    slab = Buffer.allocUnsafeSlow(Math.max(SLAB_SIZE, n));
+    // As in Node's pool, a result over half a slab gets memory of its own: a
+    // slab sized for it would be kept alive by every small result after it.
+    if (n > SLAB_SIZE >>> 1) return intoOwnBuffer(write, n);
+    slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
     slabUsed = 0;
     n = write(slab, 0);
   }
   const out = slab.subarray(slabUsed, slabUsed + n);
-  // 8-byte aligned, as in Node's pool; a slab made for one large result ends with it.
-  slabUsed = Math.min(slab.length, Math.ceil((slabUsed + n) / 8) * 8);
+  // 8-byte aligned, as in Node's pool (SLAB_SIZE is a multiple of 8).
+  slabUsed = Math.ceil((slabUsed + n) / 8) * 8;
   return out;
+}
+
+function intoOwnBuffer(write, room) {
+  const own = Buffer.allocUnsafeSlow(room);
+  const n = write(own, 0);
+  // The room asked for is a bound (a Huffman string decodes to at most 8/5 of
+  // its length); the rest would stay allocated as long as the result.
+  return n === room ? own : Buffer.from(own.subarray(0, n));
 }
 
 const huffman = {
@@ -81,14 +93,17 @@ const STATIC_TABLE = addon.staticTable;
 // A field costs at least this much of maxHeaderListSize (RFC 7540 6.5.2).
 const FIELD_OVERHEAD = 32;
 
+// A block being gathered: names and values concatenated, and per field its
+// name length, value length and flags (see native/binding/encoder_wrap.cc).
+function newBlock() {
+  return { text: '', count: 0, fields: new Int32Array(3 * 64) };
+}
+
 class Encoder {
   #native;
   #sensitive;
-  // The block being encoded: names and values concatenated, and per field its
-  // name length, value length and flags (see native/binding/encoder_wrap.cc).
-  #text = '';
-  #fields = new Int32Array(3 * 64);
-  #count = 0;
+  // Reused across blocks; null while encode is gathering into it.
+  #block = newBlock();
 
   constructor(options) {
     const {
@@ -118,44 +133,55 @@ class Encoder {
   }
 
   // One header block as a Buffer, from [[name, value], ...] or { name: value | [values] }.
+  // Header names and values are latin1 strings: a character above U+00FF is an
+  // ERR_HPACK_INVALID_ARGUMENT TypeError, never silently cut to a byte.
   encode(headers) {
-    this.#text = '';
-    this.#count = 0;
+    // Reading headers can run the caller's code (getters, iterators, toString),
+    // which may encode another block on this encoder. So the block is gathered
+    // into a scratch no other call shares, and the encoder's state changes only
+    // in the one native call at the end: nested blocks come out whole, in the
+    // order they were made, and a throw while gathering changes nothing.
+    const block = this.#block ?? newBlock();
+    this.#block = null; // a throw while gathering drops it; the next call makes another
+    block.text = '';
+    block.count = 0;
     if (Array.isArray(headers)) {
       for (const pair of headers) {
         if (!Array.isArray(pair) || pair.length !== 2) throw invalid(TypeError, 'each header must be a [name, value] pair');
-        this.#add(pair[0], pair[1]);
+        this.#add(block, pair[0], pair[1]);
       }
     } else if (headers !== null && typeof headers === 'object') {
       for (const name of Object.keys(headers)) {
         const value = headers[name];
-        if (Array.isArray(value)) for (const v of value) this.#add(name, v);
-        else this.#add(name, value);
+        if (Array.isArray(value)) for (const v of value) this.#add(block, name, v);
+        else this.#add(block, name, value);
       }
     } else {
       throw invalid(TypeError, 'headers must be an array of [name, value] pairs or an object');
     }
-    const text = this.#text;
-    this.#text = ''; // not kept alive until the next block
-    return intoSlab((out, offset) => this.#native.encode(text, this.#fields, this.#count, out, offset));
+    // No caller code runs from here on.
+    const { text, fields, count } = block;
+    block.text = ''; // not kept alive until the next block
+    this.#block = block;
+    return intoSlab((out, offset) => this.#native.encode(text, fields, count, out, offset));
   }
 
-  #add(name, value) {
+  #add(block, name, value) {
     if (typeof name !== 'string') throw invalid(TypeError, 'header names must be strings');
     if (value === undefined || value === null) throw invalid(TypeError, `header ${name} has no value`);
     const lower = name.toLowerCase();
     const str = typeof value === 'string' ? value : String(value);
-    let fields = this.#fields;
-    const at = 3 * this.#count++;
+    let fields = block.fields;
+    const at = 3 * block.count++;
     if (at + 3 > fields.length) {
       fields = new Int32Array(2 * fields.length);
-      fields.set(this.#fields);
-      this.#fields = fields;
+      fields.set(block.fields);
+      block.fields = fields;
     }
     fields[at] = lower.length;
     fields[at + 1] = str.length;
     fields[at + 2] = this.#sensitive.has(lower) ? NEVER_INDEXED : 0;
-    this.#text += lower + str;
+    block.text += lower + str;
   }
 
   // Our dynamic table size (at most the peer's SETTINGS_HEADER_TABLE_SIZE); signalled in the next block.
@@ -172,12 +198,16 @@ class Decoder {
 
   constructor(options) {
     const { tableSize = 4096, maxHeaderListSize = 65536, maxStringLength = maxHeaderListSize } = checkOptions(options);
+    // A decoded list crosses as one string, which V8 cannot make longer than
+    // MAX_STRING_LENGTH (2^29 - 24 on 64-bit), and its strings are no longer
+    // than its size: limits above (up to 2^32 - 1, the largest SETTINGS value) act as that.
+    const listLimit = Math.min(checkSize(maxHeaderListSize, 'maxHeaderListSize', 0xffffffff), MAX_STRING_LENGTH);
     this.#native = new addon.Decoder(
       checkSize(tableSize, 'tableSize', MAX_TABLE_SIZE),
-      checkSize(maxHeaderListSize, 'maxHeaderListSize', 0xffffffff),
+      listLimit,
       checkSize(maxStringLength, 'maxStringLength', 0xffffffff),
     );
-    this.#maxFields = Math.floor(maxHeaderListSize / FIELD_OVERHEAD);
+    this.#maxFields = Math.floor(listLimit / FIELD_OVERHEAD);
   }
 
   // One complete header block -> [[name, value], ...]. Throws an Error with an

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The Debian packages the tests and benchmarks use.
+# The Debian packages the tests and benchmarks use, and h2spec (built with Go).
 #   system-deps.sh check    lists what is missing (exit 1 if anything is)
-#   system-deps.sh install  installs what is missing (needs root and apt-get)
+#   system-deps.sh install  installs what is missing (Debian packages need root and apt-get)
 set -uo pipefail
 # command -> Debian package
 declare -A PKG=(
   [curl]=curl [openssl]=openssl [chromium]=chromium [wrk]=wrk [h2load]=nghttp2-client
   [nginx]=nginx [brotli]=brotli [zstd]=zstd [xz]=xz-utils [valgrind]=valgrind [clang]=clang
-  [taskset]=util-linux
+  [taskset]=util-linux [python3]=python3 [certutil]=libnss3-tools
 )
 # files that packages without a command provide
 declare -A FILE_PKG=(
@@ -21,24 +21,50 @@ for f in "${!FILE_PKG[@]}"; do [ -e "$f" ] || missing+=("${FILE_PKG[$f]}"); done
 if command -v clang >/dev/null 2>&1 && ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   missing+=(libclang-rt-dev)
 fi
+# h2spec, the HTTP/2 conformance suite test/h2spec.test.js runs, is a Go module: `go install`
+# puts it in $(go env GOPATH)/bin, where the test looks after PATH. The newest release (v2.2.1,
+# reports itself as 2.0.0) has no go.mod, hence +incompatible.
+H2SPEC_MODULE=github.com/summerwind/h2spec/cmd/h2spec@v2.2.1+incompatible
+h2spec_path() {
+  command -v h2spec 2>/dev/null && return
+  command -v go >/dev/null 2>&1 || return 1
+  local bin; bin="$(go env GOPATH)/bin/h2spec"
+  [ -x "$bin" ] && echo "$bin"
+}
+install_h2spec() {
+  h2spec_path >/dev/null && return
+  if ! command -v go >/dev/null 2>&1; then
+    echo "system-deps: Go is not installed, so h2spec cannot be built; test/h2spec.test.js will be skipped" >&2
+    return
+  fi
+  echo "system-deps: building h2spec ($H2SPEC_MODULE)"
+  go install "$H2SPEC_MODULE" || echo "system-deps: go install $H2SPEC_MODULE failed; test/h2spec.test.js will be skipped" >&2
+}
+# Without Go, Debian's golang-go builds it.
+if ! h2spec_path >/dev/null && ! command -v go >/dev/null 2>&1; then missing+=(golang-go); fi
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u | sed '/^$/d')
 
 case "${1:-check}" in
   check)
-    if [ ${#missing[@]} -eq 0 ]; then echo "system-deps: all present"; exit 0; fi
+    status=0
+    if path=$(h2spec_path); then echo "system-deps: h2spec at $path"
+    else echo "system-deps: h2spec missing: go install $H2SPEC_MODULE  (or: bash scripts/system-deps.sh install)"; status=1; fi
+    if [ ${#missing[@]} -eq 0 ]; then echo "system-deps: all Debian packages present"; exit $status; fi
     echo "system-deps: missing Debian packages: ${missing[*]}"
     echo "system-deps: install them with: sudo apt-get install -y ${missing[*]}  (or: bash scripts/system-deps.sh install)"
     exit 1 ;;
   install)
-    [ ${#missing[@]} -eq 0 ] && { echo "system-deps: all present"; exit 0; }
-    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    if [ ${#missing[@]} -eq 0 ]; then
+      echo "system-deps: all Debian packages present"
+    elif [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
       echo "system-deps: cannot install ${missing[*]} (needs root and apt-get); tests that need them will be skipped" >&2
-      exit 0
+    else
+      echo "system-deps: installing ${missing[*]}"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+        || echo "system-deps: apt-get failed; tests that need ${missing[*]} will be skipped" >&2
     fi
-    echo "system-deps: installing ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-      || echo "system-deps: apt-get failed; tests that need ${missing[*]} will be skipped" >&2
+    install_h2spec
     exit 0 ;;
   *) echo "usage: system-deps.sh check|install" >&2; exit 2 ;;
 esac

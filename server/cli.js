@@ -3,13 +3,33 @@
 // the URL, and shuts down gracefully on SIGINT/SIGTERM (exit 0). Bad options exit 2.
 
 const cluster = require('node:cluster');
-const { parseCli, normalizeOptions, helpText } = require('./options');
+const { parseCli, normalizeOptions, helpText, formatLevels } = require('./options');
 const { ConfigError } = require('./errors');
 const { Logger } = require('./logger');
 const { loadCertificate } = require('./certs');
 const { startServer } = require('./start-server');
+const { runTrustCommand } = require('./tls/trust-command');
+const { startBackgroundPrecompress } = require('./background-precompress');
+const { watchRoot } = require('./watch-precompress');
 
 const EXIT_BAD_OPTION = 2;
+
+// `negotiate-h2 NAME ...` runs a subcommand; anything else serves a directory. Each resolves
+// with the process's exit code.
+const SUBCOMMANDS = {
+  codings: {
+    run: (argv, env) => require('./codings-report/cli').main(argv, env),
+    help: 'codings [dir] [--quick]   what each coding and level costs on dir\'s files; suggests the level flags',
+  },
+  trust: {
+    run: (argv, env) => runTrustCommand('trust', argv, env).catch(fail),
+    help: 'trust [--ca-dir DIR]      install the local CA into the browsers\' NSS databases',
+  },
+  untrust: {
+    run: (argv, env) => runTrustCommand('untrust', argv, env).catch(fail),
+    help: 'untrust [--ca-dir DIR]    remove the local CA from those databases',
+  },
+};
 
 function fail(err) {
   if (err instanceof ConfigError) {
@@ -26,11 +46,15 @@ function onSignals(handler) {
 }
 
 async function main(argv, env) {
+  if (Object.hasOwn(SUBCOMMANDS, argv[0])) {
+    process.exitCode = await SUBCOMMANDS[argv[0]].run(argv.slice(1), env);
+    return;
+  }
   let options;
   try {
     options = parseCli(argv, env);
     if (options.help) {
-      process.stdout.write(helpText());
+      process.stdout.write(`${helpText()}\nSubcommands (a directory of the same name: ./NAME):\n${Object.values(SUBCOMMANDS).map((s) => `  negotiate-h2 ${s.help}\n`).join('')}`);
       return;
     }
     options = normalizeOptions(options);
@@ -52,21 +76,39 @@ async function runServer(options) {
     fail(err);
     return;
   }
+  let background = null;
   if (cluster.isWorker) process.send({ type: 'listening', url: server.url, httpUrl: server.httpUrl });
-  else announce(log, server.url, server.httpUrl);
+  else background = announce(log, server.url, server.httpUrl, options);
   onSignals(async () => {
     log.info('shutting down: finishing in-flight requests');
+    background?.stop();
     await server.close();
     process.exit(0);
   });
 }
 
-function announce(log, url, httpUrl) {
+// Once listening: the URL, then precompression of the root in the background (see
+// background-precompress.js) and with --watch the watcher; returns { stop() } for both.
+function announce(log, url, httpUrl, options) {
   log.always(`listening on ${url} (h2 and http/1.1)` + (httpUrl !== null ? `; ${httpUrl} redirects there` : ''));
+  const precompress = {
+    encodings: options.encodings,
+    extraArgs: options.precompressLevels ? ['--levels', formatLevels(options.precompressLevels)] : [],
+  };
+  const initial = options.precompress
+    ? startBackgroundPrecompress({ ...precompress, root: options.root, quiet: !log.enabled('info'), log }) : null;
+  const watcher = options.watch ? watchRoot({ root: options.root, after: initial?.exited, precompress, log }) : null;
+  return {
+    stop() {
+      initial?.stop();
+      watcher?.stop();
+    },
+  };
 }
 
 // Workers share the listening port through node:cluster; the certificate is made here first
-// so that workers never race to generate it.
+// so that workers never race to generate it. The first worker starts alone: a bad option that
+// only shows when listening (--host, --port) is then reported once, with its exit code 2.
 async function runPrimary(options) {
   const log = new Logger({ level: options.logLevel });
   try {
@@ -78,24 +120,36 @@ async function runPrimary(options) {
   }
   let ready = 0;
   let stopping = false;
+  let background = null;
   const fork = () => cluster.fork().on('message', (msg) => {
-    if (msg.type !== 'listening' || ++ready !== options.workers) return;
-    announce(log, msg.url, msg.httpUrl);
+    if (msg.type !== 'listening') return;
+    if (++ready === 1) for (let i = 1; i < options.workers; i++) fork();
+    if (ready === options.workers) background = announce(log, msg.url, msg.httpUrl, options);
   });
-  for (let i = 0; i < options.workers; i++) fork();
+  fork();
   cluster.on('exit', (worker, code, signal) => {
     if (!stopping) {
-      log.error(`worker ${worker.process.pid} exited (${signal || code})`);
-      if (ready >= options.workers) { fork(); return; }
-      // A worker that dies before listening would die again: give up.
+      if (ready >= options.workers) {
+        log.error(`worker ${worker.process.pid} exited (${signal || code})`);
+        fork();
+        return;
+      }
+      // A worker that dies before listening would die again: give up. A bad option was
+      // already reported by the worker in one line.
+      if (code !== EXIT_BAD_OPTION) log.error(`worker ${worker.process.pid} exited (${signal || code}) before listening`);
       stopping = true;
-      process.exitCode = 1;
+      process.exitCode = code === EXIT_BAD_OPTION ? EXIT_BAD_OPTION : 1;
       for (const w of Object.values(cluster.workers)) w.process.kill('SIGTERM');
     }
     if (Object.keys(cluster.workers).length === 0) log.drain().then(() => process.exit());
   });
+  // Each worker reloads --cert/--key itself; the primary only passes the signal on.
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGHUP');
+  });
   onSignals(() => {
     stopping = true;
+    background?.stop();
     log.info('shutting down workers');
     for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGTERM');
   });

@@ -33,6 +33,43 @@ const LEVELS = Object.freeze({
 });
 
 /**
+ * The levels each coding can be set to (--dynamic-levels, --precompress-levels, `codings`), and
+ * the setting in LEVELS that a level number sets. zstd stops at 19: higher levels need windows
+ * beyond the 8 MiB RFC 9659 allows. gzip and deflate start at 1: level 0 stores.
+ */
+const LEVEL_RANGES = Object.freeze({
+  br: { key: 'quality', min: 0, max: 11 },
+  zstd: { key: 'level', min: 1, max: 19 },
+  gzip: { key: 'level', min: 1, max: 9 },
+  deflate: { key: 'level', min: 1, max: 9 },
+  lzma: { key: 'preset', min: 0, max: 9 },
+});
+
+/** The level number of `coding` in LEVELS[coding][kind] (kind: 'dynamic' or 'max'). */
+const defaultLevel = (coding, kind) => LEVELS[coding][kind][LEVEL_RANGES[coding].key];
+
+/**
+ * Parses "br=5,zstd=3" into { br: 5, zstd: 3 }; throws with what is wrong. `codings` limits
+ * which codings may be named.
+ */
+function parseLevels(value, codings = CODINGS) {
+  const out = {};
+  for (const item of String(value).split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([a-z]+)=(\d+)$/.exec(item);
+    if (!m) throw new Error(`expected coding=level items separated by commas, got "${item}"`);
+    const [, coding, digits] = m;
+    if (!codings.includes(coding)) throw new Error(`"${coding}" is not one of ${codings.join(', ')}`);
+    const { min, max } = LEVEL_RANGES[coding];
+    const level = Number(digits);
+    if (level < min || level > max) throw new Error(`${coding} levels go from ${min} to ${max}, got ${level}`);
+    if (Object.hasOwn(out, coding)) throw new Error(`names ${coding} twice`);
+    out[coding] = level;
+  }
+  if (Object.keys(out).length === 0) throw new Error(`expected coding=level items, got "${value}"`);
+  return out;
+}
+
+/**
  * What each per-coding module returns; `settings` is that coding's entry in LEVELS.
  * @typedef {object} CodingEngine
  * @property {(input: Buffer, settings: object) => Promise<Buffer>} compress
@@ -59,11 +96,13 @@ function optionalEngine(create) {
  * Creates the compression engines.
  * @param {object} [options]
  * @param {'zlib'|'iltorb'} [options.brotliEngine='zlib'] implementation of br; iltorb exists for benchmarks.
+ * @param {{ dynamic?: Record<string, number>, max?: Record<string, number> }} [options.levels] level numbers
+ *   (see LEVEL_RANGES, parseLevels) replacing LEVELS' defaults per coding.
  * @returns {Engines}
  * @throws {Error} code ERR_ENGINE_UNAVAILABLE when 'iltorb' is asked for but cannot be loaded,
  *   code ERR_INVALID_ARG_VALUE for an unknown brotliEngine.
  */
-function createEngines({ brotliEngine = 'zlib' } = {}) {
+function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
   const createBrotli = BROTLI_ENGINES[brotliEngine];
   if (!createBrotli) throw codedError(`unknown brotli engine '${brotliEngine}' (expected zlib or iltorb)`, 'ERR_INVALID_ARG_VALUE', TypeError);
   const byCoding = {
@@ -80,18 +119,22 @@ function createEngines({ brotliEngine = 'zlib' } = {}) {
     return byCoding[coding];
   }
 
+  // level: 'dynamic', 'max', or a level number (kept with the dynamic settings' other parameters).
   function settingsFor(coding, level = 'dynamic') {
+    const range = LEVEL_RANGES[coding];
+    if (Number.isInteger(level) && level >= range.min && level <= range.max) return { ...LEVELS[coding].dynamic, [range.key]: level };
     if (!Object.hasOwn(LEVELS[coding], level)) {
-      throw codedError(`unknown compression level '${level}' (expected dynamic or max)`, 'ERR_INVALID_ARG_VALUE', TypeError);
+      throw codedError(`unknown compression level '${level}' (expected dynamic, max or ${range.min}-${range.max})`, 'ERR_INVALID_ARG_VALUE', TypeError);
     }
-    return LEVELS[coding][level];
+    const chosen = levels[level]?.[coding];
+    return chosen === undefined ? LEVELS[coding][level] : { ...LEVELS[coding][level], [range.key]: chosen };
   }
 
   /**
    * @typedef {object} Engines
    * @property {string[]} available codings this runtime can produce, in CODINGS order.
    * @property {'zlib'|'iltorb'} brotliEngine
-   * @property {(coding: string, input: Buffer, options?: { level?: 'dynamic'|'max' }) => Promise<Buffer>} compress
+   * @property {(coding: string, input: Buffer, options?: { level?: 'dynamic'|'max'|number }) => Promise<Buffer>} compress
    * @property {(coding: string, options?: { level?: 'dynamic'|'max', sizeHint?: number }) => import('node:stream').Transform} createCompressStream
    *   sizeHint (optional, bytes) lets br and lzma size their windows; destroying the stream releases its native state.
    * @property {(coding: string, input: Buffer) => Promise<Buffer>} decompress
@@ -111,4 +154,4 @@ function createEngines({ brotliEngine = 'zlib' } = {}) {
   };
 }
 
-module.exports = { CODINGS, VARIANT_EXTENSIONS, LEVELS, createEngines };
+module.exports = { CODINGS, VARIANT_EXTENSIONS, LEVELS, LEVEL_RANGES, defaultLevel, parseLevels, createEngines };

@@ -7,23 +7,23 @@
 const { pipeline } = require('node:stream');
 const { parseRequestPath } = require('./resolve-path');
 const { negotiate } = require('./negotiate');
-const { isNotModified, ifRangeAllows } = require('./conditional');
+const { evaluatePreconditions, ifRangeAllows, NOT_MODIFIED, PRECONDITION_FAILED } = require('./conditional');
 const { parseRange, UNSATISFIABLE } = require('./range');
 const { createRepresentation, response, VARY } = require('./representation');
 const { openFileBody } = require('./file-body');
 const { Spool } = require('./spool');
 const { RequestError } = require('./errors');
 
-const NEGOTIATE_PATH = '/_negotiate';
 const RESTARTS = 2;
 const TEXT = 'text/plain; charset=utf-8';
 const BUSY = Symbol('busy');
 
 class Core {
-  // budget: the process's ByteBudget, charged by every streamed body; spoolDisk: the one for
-  // the bytes compression spools keep on disk.
-  constructor({ store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, budget, spoolDisk }) {
-    Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, budget, spoolDisk });
+  // negotiatePath: where negotiateEndpoint answers, or false when it is off. budget: the
+  // process's ByteBudget, charged by every streamed body; spoolDisk: the one for the bytes
+  // compression spools keep on disk.
+  constructor({ store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk }) {
+    Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk });
     this.streamingCompressions = 0;
     this.requests = 0;
   }
@@ -37,7 +37,7 @@ class Core {
     }
     try {
       const parsed = parseRequestPath(target);
-      if (parsed.rel === NEGOTIATE_PATH) return await this.negotiateEndpoint(this, parsed.query, headers, isHead);
+      if (parsed.rel === this.negotiatePath) return await this.negotiateEndpoint(this, parsed.query, headers, isHead);
       for (let attempt = 0; ; attempt++) {
         const found = await this.findFile(parsed);
         if (found.redirect) return redirect(found.redirect, isHead);
@@ -60,7 +60,7 @@ class Core {
       if (parsed.trailingSlash) throw new RequestError(404, 'ERR_NOT_FOUND', 'not a directory');
       return { info };
     }
-    if (!parsed.trailingSlash) return { redirect: encodeURI(parsed.rel) + '/' + parsed.query };
+    if (!parsed.trailingSlash) return { redirect: directoryLocation(parsed.rel) + parsed.query };
     const index = await this.store.lookup(parsed.rel === '/' ? '/index.html' : parsed.rel + '/index.html');
     if (index.kind !== 'file') throw new RequestError(404, 'ERR_NOT_FOUND', 'no index.html');
     return { info: index };
@@ -86,9 +86,9 @@ class Core {
     if (info.bytes === null) return this.streamingRep(info, coding);
     const key = info.cacheKeyPrefix + coding;
     const hit = this.cache.get(key);
-    if (hit !== undefined) return this.dynamicRep(info, coding, hit);
+    if (hit !== undefined) return this.compressedRep(info, coding, hit, ae);
     return this.cache.getOrCompress(key, coding, () => Promise.resolve(info.bytes)).then(
-      (buf) => (buf === null ? this.fallback(info, ae) : this.dynamicRep(info, coding, buf)),
+      (buf) => (buf === null ? this.fallback(info, ae) : this.compressedRep(info, coding, buf, ae)),
       (err) => {
         this.log.error(`${coding} compression of ${info.real} failed: ${err.message}`);
         return this.fallback(info, ae);
@@ -102,12 +102,23 @@ class Core {
     return coding === 'identity' ? info.identity : info.variants[coding];
   }
 
+  // Output not smaller than identity is never sent: the coding is withdrawn from this file's
+  // offer and the request negotiated again among what is left.
+  compressedRep(info, coding, bytes, ae) {
+    if (this.store.acceptCompressed(info, coding, bytes.length)) return this.dynamicRep(info, coding, bytes);
+    return this.select(info, ae);
+  }
+
+  // On-the-fly bytes depend on the engine, its level and library version, not only on the file
+  // (--brotli-engine iltorb gives other bytes than zlib), so their ETag is weak, as nginx's gzip
+  // filter makes it: If-None-Match still revalidates them (weak comparison), while If-Match
+  // and If-Range, which compare strongly, never match it. A Range without If-Range is served.
   dynamicRep(info, coding, bytes) {
     const memo = info.dynamicReps[coding];
     if (memo !== undefined && memo.bytes === bytes) return memo;
     const rep = createRepresentation({
       ...info.base, coding, source: 'dynamic', size: bytes.length,
-      etag: `"${info.identityTag}-${coding}"`, bytes, path: null, stat: null, rangeable: true,
+      etag: dynamicTag(info, coding), bytes, path: null, stat: null, rangeable: true,
     });
     info.dynamicReps[coding] = rep;
     return rep;
@@ -118,7 +129,7 @@ class Core {
     if (memo !== undefined) return memo;
     const rep = createRepresentation({
       ...info.base, coding, source: 'dynamic', size: null,
-      etag: `"${info.identityTag}-${coding}"`, bytes: null, path: null, stat: null, rangeable: false,
+      etag: dynamicTag(info, coding), bytes: null, path: null, stat: null, rangeable: false,
     });
     rep.streamsCompression = true;
     info.dynamicReps[coding] = rep;
@@ -134,7 +145,9 @@ class Core {
   async present(isHead, rep, info, headers) {
     if (rep === null) return notAcceptable(info, isHead);
     if (rep === BUSY) return textResponse(503, 'all compression slots are busy, retry\n', isHead, { 'retry-after': '1', 'vary': VARY });
-    if (isNotModified(headers, rep)) return rep.notModified;
+    const precondition = evaluatePreconditions(headers, rep);
+    if (precondition === NOT_MODIFIED) return rep.notModified;
+    if (precondition === PRECONDITION_FAILED) return preconditionFailed(rep, isHead);
     const rangeHeader = headers.range;
     if (rangeHeader !== undefined && rep.rangeable && ifRangeAllows(headers['if-range'], rep)) {
       const range = parseRange(rangeHeader, rep.size);
@@ -182,6 +195,8 @@ class Core {
       this.log.debug(`${err.status} ${err.code}: ${err.message}`);
       return textResponse(err.status, `${err.message}\n`, isHead);
     }
+    // Still changing after RESTARTS fresh looks: a transient state of the disk, not a fault.
+    if (err.code === 'ERR_FILE_CHANGED') return textResponse(503, 'file is changing, retry\n', isHead, { 'retry-after': '1' });
     this.log.error(`internal error: ${err.stack || err}`);
     return textResponse(500, 'internal server error\n', isHead);
   }
@@ -209,8 +224,27 @@ function partial(rep, { start, end }, isHead, budget) {
   return openFileBody(rep, start, end, budget).then((body) => response(206, headers, body, rep.coding));
 }
 
+function dynamicTag(info, coding) {
+  return `W/"${info.identityTag}-${coding}"`;
+}
+
+// The selected representation's validators go with the 412, so a client can see what is
+// current without another request.
+function preconditionFailed(rep, isHead) {
+  return textResponse(412, 'precondition failed\n', isHead, {
+    'etag': rep.etag, 'last-modified': rep.lastModified, 'vary': VARY,
+  });
+}
+
 function notAcceptable(info, isHead) {
   return textResponse(406, `not acceptable; available content-codings: ${info.offered.join(', ')}\n`, isHead, { 'vary': VARY });
+}
+
+// The slashed path of a directory, built from the normalised segments, each percent-encoded so
+// that '?', '#' or '%' in a folder name stay part of the path. The root ('/js/..') is '/', never
+// '//', which a client would read as a network-path reference to another host.
+function directoryLocation(rel) {
+  return rel === '/' ? '/' : `${rel.split('/').map(encodeURIComponent).join('/')}/`;
 }
 
 function redirect(location, isHead) {

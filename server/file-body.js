@@ -15,7 +15,8 @@
 
 const fs = require('node:fs');
 const { Readable } = require('node:stream');
-const { sameStat, O_NOFOLLOW } = require('./read-file');
+const { sameStat } = require('./read-file');
+const { O_NOFOLLOW, O_NONBLOCK } = require('./open-in-root');
 const { Charge } = require('./byte-budget');
 const { FdCalls } = require('./fd-calls');
 
@@ -80,9 +81,14 @@ class FileBody extends Readable {
   }
 }
 
+// The path is opened again by name, so it may now lead anywhere (a directory on the way
+// swapped for a symlink, a FIFO put in place). The fd is used only when its dev and ino are
+// those of the stat the headers came from, which was taken on an fd proven to lie inside the
+// root (open-in-root.js): the same inode is the same file, wherever the name now leads.
+// O_NONBLOCK: opening a FIFO must not wait for a writer.
 function openChecked(rep) {
   return new Promise((resolve, reject) => {
-    fs.open(rep.path, fs.constants.O_RDONLY | O_NOFOLLOW, (err, fd) => {
+    fs.open(rep.path, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK, (err, fd) => {
       if (err) { reject(err.code === 'ENOENT' || err.code === 'ELOOP' ? new FileChangedError(rep.path) : err); return; }
       fs.fstat(fd, (err2, st) => {
         if (!err2 && sameStat(st, rep.stat)) { resolve(fd); return; }

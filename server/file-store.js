@@ -1,6 +1,7 @@
 'use strict';
 // Per-file metadata and small-file bytes, validated against the disk. An entry is revalidated
-// (realpath + stat of the file, lstat of its variants) at most once at a time: concurrent
+// (realpath + stat of the file, lstat of its variants; an open proven inside the root when
+// anything changed) at most once at a time: concurrent
 // requests for the same path share one check, so a hot file costs one stat per event-loop
 // turn rather than one per request. With revalidateMs > 0 a check is reused for that long,
 // like nginx's open_file_cache_valid. Bytes are bounded by maxBytes (least recently used
@@ -8,24 +9,47 @@
 // already holds one keeps consistent headers and bytes while the file changes.
 
 const fs = require('node:fs');
+const path = require('node:path');
+const { promisify } = require('node:util');
 const mime = require('mime-types');
-const compressible = require('compressible');
-const { realpathInRoot, fsError } = require('./resolve-path');
+const { realpathInRoot } = require('./resolve-path');
+const { openInRoot, PROC_FD } = require('./open-in-root');
 const { readConsistent, sameStat } = require('./read-file');
 const { createRepresentation } = require('./representation');
-const { RequestError } = require('./errors');
+const { typeOfName, whyNotCompressible, savesBytes } = require('./compressibility');
+
+const close = promisify(fs.close);
 
 const MAX_ENTRIES = 10_000;
 const STALE_LOG_LIMIT = 10_000;
+const VERDICT_LIMIT = 10_000;
+// Larger originals are not read whole to check a variant by content; such a variant must carry
+// an mtime not older than its original's.
+const VERIFY_MAX_BYTES = 64 * 1024 * 1024;
+
+// How a variant's mtime relates to its original's. `brotli -k` copies the original's mtime
+// truncated to whole seconds (gzip -k, zstd -k and xz -k keep nanoseconds; other tools and file
+// systems keep microseconds), so a variant made from the current original can look up to a
+// second older. Such a variant is checked by content once (see verifyVariant); anything older
+// than the original's whole second predates it and is stale.
+function variantAge(variant, stat) {
+  if (variant.mtimeMs >= stat.mtimeMs) return 'fresh';
+  return variant.mtimeMs >= Math.floor(stat.mtimeMs / 1000) * 1000 ? 'same-second' : 'stale';
+}
 
 class FileStore {
   // variantCodings: [[coding, extension]] in preference order, for codings the server offers.
   // dynamicReasons: { coding: null when it can be compressed on the fly, else why not }.
-  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, log }) {
-    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, log });
+  // decompress(coding, buffer): Promise<Buffer>, to check a variant by content (variantAge).
+  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, log, decompress }) {
+    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, log, decompress });
     this.entries = new Map();
     this.totalBytes = 0;
     this.staleLogged = new Set();
+    // Content checks of same-second variants: key (both stats) → null when it decodes to the
+    // original, else why not. Keyed by the stats, so a rewrite of either is checked afresh.
+    this.verdicts = new Map();
+    if (!PROC_FD) log.warn('/proc/self/fd is unavailable: opened files are checked by a second realpath, which a directory swapped for a symlink at the right moment can still defeat');
   }
 
   get stats() {
@@ -61,42 +85,93 @@ class FileStore {
     return entry.pending;
   }
 
-  // realpath, stat and the variants' lstats run in parallel, guessing that the real path is
-  // the one found last time; only when it moved is a second round needed.
+  // The usual case, nothing changed: realpath, stat and the variants' lstats run in parallel
+  // and match what the last verified open saw (same inode, size, times), so the bytes and
+  // headers built from that fd still hold. Anything else is opened afresh.
   async revalidate(entry) {
-    const guess = entry.info !== null ? entry.info.real : null;
-    const [real, guessed] = await Promise.all([
+    const prev = entry.info;
+    if (prev === null) return this.reopen(entry);
+    const [real, { stats, variantStats }] = await Promise.all([
       new Promise((resolve, reject) => realpathInRoot(this.rootReal, entry.rel, (err, r) => (err ? reject(err) : resolve(r)))),
-      guess !== null ? this.statAll(guess) : null,
+      this.statAll(prev.real),
     ]);
-    const { stats, variantStats } = real === guess ? guessed : await this.statAll(real);
-    if (stats === null) throw new RequestError(404, 'ERR_NOT_FOUND', 'not found');
-    if (stats.isDirectory()) return this.store(entry, { kind: 'dir', real });
-    if (!stats.isFile()) throw new RequestError(404, 'ERR_NOT_FOUND', 'not a regular file');
+    if (real === prev.real && stats !== null) {
+      if (prev.kind === 'dir' && stats.isDirectory()) return prev;
+      if (prev.kind === 'file' && sameStat(prev.stat, stats) &&
+          this.variantCodings.every(([coding], i) => sameVariant(prev.found[coding], variantStats[i]))) {
+        return prev;
+      }
+    }
+    return this.reopen(entry);
+  }
 
+  // Opens the file and its variants, each proven to lie inside the root (openInRoot), and
+  // takes stat and bytes from those fds; unchanged parts of the previous info are kept.
+  async reopen(entry) {
+    const opened = await openInRoot(this.rootReal, path.join(this.rootReal, entry.rel));
+    const { real, stat } = opened;
+    if (stat.isDirectory()) {
+      await close(opened.fd);
+      return this.store(entry, { kind: 'dir', real });
+    }
     const prev = entry.info && entry.info.kind === 'file' && entry.info.real === real ? entry.info : null;
-    if (prev !== null && sameStat(prev.stat, stats) &&
-        this.variantCodings.every(([coding], i) => sameVariant(prev.found[coding], variantStats[i]))) {
+    const [identity, ...variants] = await Promise.all([
+      readOpened(opened, this.bufferLimit, prev),
+      ...this.variantCodings.map(([coding, ext]) => this.readVariant(real + ext, prev && prev.found[coding])),
+    ]);
+    const found = {};
+    this.variantCodings.forEach(([coding, ext], i) => {
+      if (variants[i] !== null) found[coding] = { ...variants[i], path: real + ext };
+    });
+    if (prev !== null && identity.stat === prev.stat &&
+        this.variantCodings.every(([coding]) => (found[coding] && found[coding].stat) === (prev.found[coding] && prev.found[coding].stat))) {
       return prev;
     }
-
-    let identity;
-    if (prev !== null && sameStat(prev.stat, stats)) identity = { stat: prev.stat, bytes: prev.bytes };
-    else identity = await readConsistent(real, this.bufferLimit).catch((err) => { throw fsError(err); });
-
-    const found = {};
-    await Promise.all(this.variantCodings.map(async ([coding, ext], i) => {
-      const st = variantStats[i];
-      if (st === null || !st.isFile()) return;
-      const old = prev && prev.found[coding];
-      if (old && sameStat(old.stat, st)) { found[coding] = old; return; }
-      try {
-        found[coding] = { ...(await readConsistent(real + ext, this.bufferLimit)), path: real + ext };
-      } catch {
-        // Deleted or swapped for a symlink between lstat and open: not a usable variant.
-      }
-    }));
+    for (const coding of Object.keys(found)) {
+      const variant = found[coding];
+      variant.age = variantAge(variant.stat, identity.stat);
+      if (variant.age === 'same-second') variant.mismatch = await this.verifyVariant(coding, variant, identity, real);
+    }
     return this.store(entry, this.buildFileInfo(entry.rel, real, identity, found));
+  }
+
+  // Null when `variant` decodes to the original's bytes, else why not; each pair of stats is
+  // decoded once. A failure to read the original counts as a mismatch: the variant is then
+  // compressed on the fly instead, and checked again once either file changes.
+  async verifyVariant(coding, variant, identity, real) {
+    const key = `${variant.path}\0${statTag(variant.stat)}\0${statTag(identity.stat)}`;
+    let verdict = this.verdicts.get(key);
+    if (verdict !== undefined) return verdict;
+    if (identity.stat.size > VERIFY_MAX_BYTES) {
+      verdict = `older than the file and too large (over ${VERIFY_MAX_BYTES} bytes) to check by content`;
+    } else {
+      try {
+        const [original, compressed] = await Promise.all([
+          identity.bytes || fs.promises.readFile(real),
+          variant.bytes || fs.promises.readFile(variant.path),
+        ]);
+        const plain = await this.decompress(coding, compressed);
+        verdict = plain.equals(original) ? null : 'older than the file, and does not decode to its current content';
+      } catch (err) {
+        verdict = `older than the file, and cannot be checked by content (${err.message})`;
+      }
+    }
+    if (this.verdicts.size >= VERDICT_LIMIT) this.verdicts.clear();
+    this.verdicts.set(key, verdict);
+    return verdict;
+  }
+
+  // Resolves { stat, bytes } or null: a variant that is missing, a symlink, not a regular
+  // file or changing while read is not usable.
+  async readVariant(file, known) {
+    try {
+      const opened = await openInRoot(this.rootReal, file, { exact: true });
+      if (opened.stat.isFile()) return await readOpened(opened, this.bufferLimit, known);
+      await close(opened.fd);
+    } catch {
+      // Not usable: see above.
+    }
+    return null;
   }
 
   // Never rejects: a missing file or variant is null.
@@ -110,9 +185,9 @@ class FileStore {
 
   buildFileInfo(rel, real, identity, found) {
     const { stat, bytes } = identity;
-    const type = mime.lookup(real) || 'application/octet-stream';
+    const type = typeOfName(real);
     const contentType = mime.contentType(type) || type;
-    const isCompressible = compressible(type) === true;
+    const notCompressible = whyNotCompressible(real, type);
     const lastModifiedMs = Math.floor(stat.mtimeMs / 1000) * 1000;
     const base = {
       contentType,
@@ -130,7 +205,7 @@ class FileStore {
       found,
       base,
       identityTag,
-      compressible: isCompressible,
+      compressible: notCompressible === null,
       cacheKeyPrefix: `${real}\0${stat.size}\0${stat.mtimeMs}\0${stat.ino}\0`,
       identity: createRepresentation({
         ...base, coding: 'identity', source: 'identity', size: stat.size, etag: `"${identityTag}"`,
@@ -147,7 +222,9 @@ class FileStore {
 
     for (const coding of this.encodings) {
       const variant = found[coding];
-      if (variant && variant.stat.mtimeMs >= stat.mtimeMs) {
+      const stale = variant ? staleReason(variant, stat) : null;
+      const usable = variant && stale === null && savesBytes(variant.stat.size, stat.size);
+      if (usable) {
         info.variants[coding] = createRepresentation({
           ...base, coding, source: 'precompressed', size: variant.stat.size,
           etag: `"${statTag(variant.stat)}-${coding}"`, bytes: variant.bytes, path: variant.path,
@@ -157,12 +234,12 @@ class FileStore {
         info.staticOffered.push(coding);
         continue;
       }
-      if (variant) this.noteStale(variant);
-      const why = this.dynamicReasons[coding] ||
-        (!isCompressible ? `not compressible (${type})` : null) ||
+      if (stale !== null) this.noteStale(variant, stale);
+      const why = this.dynamicReasons[coding] || notCompressible ||
         (stat.size < this.minCompressBytes ? `below ${this.minCompressBytes} bytes` : null);
       if (why === null) info.offered.push(coding);
-      else info.unavailable[coding] = variant ? `variant stale (older than the file); ${why}` : why;
+      else if (!variant) info.unavailable[coding] = why;
+      else info.unavailable[coding] = `${stale !== null ? `variant stale (${stale})` : 'variant not smaller than the file'}; ${why}`;
     }
     info.offered.push('identity');
     info.staticOffered.push('identity');
@@ -171,12 +248,25 @@ class FileStore {
     return info;
   }
 
-  noteStale(variant) {
-    const key = `${variant.path}\0${variant.stat.mtimeMs}`;
+  // Whether on-the-fly output of `size` bytes is worth sending for this file. When it is not,
+  // the coding leaves the file's offer for as long as this FileInfo lives (until the file
+  // changes), so it is neither sent nor compressed again per request.
+  acceptCompressed(info, coding, size) {
+    if (savesBytes(size, info.stat.size)) return true;
+    if (info.offered.includes(coding)) {
+      info.offered = info.offered.filter((c) => c !== coding);
+      info.offeredKey = info.offered.join(',');
+      info.unavailable[coding] = `on-the-fly output (${size} bytes) not smaller than the file (${info.stat.size} bytes)`;
+    }
+    return false;
+  }
+
+  noteStale(variant, reason) {
+    const key = `${variant.path}\0${variant.stat.mtimeMs}\0${reason}`;
     if (this.staleLogged.has(key)) return;
     if (this.staleLogged.size >= STALE_LOG_LIMIT) this.staleLogged.clear();
     this.staleLogged.add(key);
-    this.log.warn(`ignoring stale variant ${variant.path} (older than the file it encodes)`);
+    this.log.warn(`ignoring stale variant ${variant.path}: ${reason}`);
   }
 
   store(entry, info) {
@@ -200,6 +290,13 @@ class FileStore {
   }
 }
 
+// Null when the variant may be served, else why it is stale (see variantAge).
+function staleReason(variant, stat) {
+  if (variant.age === 'fresh') return null;
+  if (variant.age === 'same-second') return variant.mismatch;
+  return `older than the whole second of the file it encodes (variant ${new Date(variant.stat.mtimeMs).toISOString()}, file ${new Date(stat.mtimeMs).toISOString()})`;
+}
+
 function infoBytes(info) {
   let n = info.bytes ? info.bytes.length : 0;
   for (const coding in info.found) {
@@ -216,6 +313,17 @@ function statTag(stat) {
 function sameVariant(known, st) {
   if (!known) return st === null || !st.isFile();
   return st !== null && sameStat(known.stat, st);
+}
+
+// Reads an opened file unless `known` ({ stat, bytes }) already holds its unchanged content;
+// closes the fd either way.
+async function readOpened({ fd, stat }, limit, known) {
+  try {
+    if (known && sameStat(known.stat, stat)) return { stat: known.stat, bytes: known.bytes };
+    return await readConsistent(fd, limit, stat);
+  } finally {
+    await close(fd);
+  }
 }
 
 function statOrNull(statFn, file) {

@@ -4,6 +4,8 @@
 
 const { pipeline } = require('node:stream');
 const { logAccess } = require('./access-log');
+const { requestHost } = require('./host-header');
+const { RequestError } = require('./errors');
 
 // Responses one connection may have started and not yet flushed to its socket. A client that
 // pipelines requests and never reads its responses stops being read once it has this many:
@@ -57,9 +59,14 @@ function createHttp1Handler(core, log, isClosing) {
 
   function respond(req, res) {
     const startedAt = performance.now();
-    core.decide(req.method, req.url, req.headers).then((d) => {
+    const host = requestHost(req);
+    // RFC 9112 3.2: a missing (HTTP/1.1), repeated or malformed Host is a 400, and the connection
+    // is closed since the client and any intermediary may disagree on what it asked for.
+    const decided = host.error === undefined ? core.decide(req.method, req.url, req.headers)
+      : Promise.resolve(core.errorResponse(new RequestError(400, 'ERR_BAD_HOST', host.error), req.method === 'HEAD'));
+    decided.then((d) => {
       // While shutting down, finish this response but do not keep the connection.
-      if (isClosing()) res.shouldKeepAlive = false;
+      if (isClosing() || host.error !== undefined) res.shouldKeepAlive = false;
       res.writeHead(d.status, d.headers);
       const body = d.body;
       if (body === null) {

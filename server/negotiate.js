@@ -15,30 +15,27 @@ function negotiate(acceptEncoding, offered, offeredKey) {
   const key = offeredKey + '\n' + (acceptEncoding === undefined ? '\0' : acceptEncoding);
   let chosen = memo.get(key);
   if (chosen === undefined) {
-    const ranked = accepts({ headers: { 'accept-encoding': acceptEncoding } })
-      .negotiator.encodings(offered, { preferred: offered });
-    chosen = ranked.length > 0 ? ranked[0] : null;
+    chosen = choose(acceptEncoding, offered);
     if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(key, chosen);
   }
   return chosen;
 }
 
+function choose(acceptEncoding, offered) {
+  // Without the header any coding is acceptable, yet a client that announces no decoder (curl
+  // or a script without --compressed) most likely has none: identity, as every server sends.
+  // (negotiator would read a missing header as an empty one: identity only.)
+  if (acceptEncoding === undefined) return offered.includes('identity') ? 'identity' : offered[0] ?? null;
+  const ranked = accepts({ headers: { 'accept-encoding': acceptEncoding } })
+    .negotiator.encodings(offered, { preferred: offered });
+  return ranked.length > 0 ? ranked[0] : null;
+}
+
+// Whether negotiate() could choose `coding` under this header: the /_negotiate report's
+// "acceptable", from the same decision so that it never contradicts it.
 function isAcceptable(acceptEncoding, coding) {
   return negotiate(acceptEncoding, [coding], coding) !== null;
 }
 
-// The q a client wrote for exactly this coding, or null. Only used to explain a decision
-// (the /_negotiate endpoint); the decision itself is negotiate()'s.
-function explicitQ(acceptEncoding, coding) {
-  if (!acceptEncoding) return null;
-  for (const part of acceptEncoding.split(',')) {
-    const [name, ...params] = part.split(';').map((s) => s.trim());
-    if (name.toLowerCase() !== coding) continue;
-    const q = params.find((p) => /^q=/i.test(p));
-    return q ? Number.parseFloat(q.slice(2)) : 1;
-  }
-  return null;
-}
-
-module.exports = { negotiate, isAcceptable, explicitQ };
+module.exports = { negotiate, isAcceptable };

@@ -3,31 +3,56 @@
 // Each CLI flag --foo-bar has the twin NEGOTIATE_FOO_BAR: the prefix keeps generic names such as
 // HOST, PORT or ROOT inherited from a shell or CI from silently reconfiguring the server.
 
+const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { CODINGS } = require('./codings');
+const { CODINGS, VARIANT_EXTENSIONS, LEVEL_RANGES, defaultLevel, parseLevels } = require('./codings');
 const { ConfigError } = require('./errors');
+const { parseHost } = require('./host-header');
+const { parseRequestPath } = require('./resolve-path');
 
 const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'];
 const REPO_ROOT = path.resolve(__dirname, '..');
 
+const VARIANT_CODINGS = CODINGS.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, c));
+
 const OPTIONS = [
-  { flag: 'root', key: 'root', arg: 'DIR', def: path.join(REPO_ROOT, 'static'), help: 'directory to serve' },
+  { flag: 'root', key: 'root', arg: 'DIR', def: '.', help: 'directory to serve (or give it as the one positional argument)' },
   { flag: 'host', key: 'host', arg: 'H', def: '127.0.0.1', help: 'address to listen on (:: for all interfaces)' },
   { flag: 'port', key: 'port', arg: 'N', def: 8443, parse: port, help: 'HTTPS (h2 + http/1.1) port, 0 = any free port' },
-  { flag: 'cert', key: 'cert', arg: 'FILE', help: 'PEM certificate (with --key); default: self-signed in --certs-dir' },
+  { flag: 'cert', key: 'cert', arg: 'FILE', help: 'PEM certificate (with --key), reloaded when it changes or on SIGHUP; default: made in --certs-dir, signed by the local CA' },
   { flag: 'key', key: 'key', arg: 'FILE', help: 'PEM private key (with --cert)' },
-  { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(REPO_ROOT, 'certs'), help: 'where the self-signed localhost certificate is made and reused' },
+  { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(REPO_ROOT, 'certs'), help: 'where the localhost certificate signed by the local CA is made and reused' },
+  { flag: 'ca-dir', key: 'caDir', arg: 'DIR', def: userConfigDir(), help: 'where the local CA is made once (trust it with "negotiate-h2 trust")' },
   { flag: 'http-port', key: 'httpPort', arg: 'N', parse: port, help: 'plain-HTTP port that redirects to HTTPS (off by default)' },
+  { flag: 'public-host', key: 'publicHost', arg: 'NAME', parse: hostName, help: 'a name --http-port may redirect to besides the certificate\'s names' },
   { flag: 'encodings', key: 'encodings', arg: 'LIST', def: CODINGS.join(','), parse: encodings, help: 'server preference order, a subset of ' + CODINGS.join(',') },
   { flag: 'brotli-engine', key: 'brotliEngine', arg: 'E', def: 'zlib', parse: oneOf(['zlib', 'iltorb']), help: 'zlib | iltorb' },
   { flag: 'no-dynamic', key: 'dynamic', bool: true, def: true, help: 'never compress on the fly (precompressed variants and identity only)' },
+  { flag: 'negotiate-endpoint', key: 'negotiateEndpoint', arg: 'PATH', def: '/_negotiate', parse: endpointPath, help: 'path of the JSON negotiation explainer the demo uses; off = none' },
+  { flag: 'dynamic-levels', key: 'dynamicLevels', arg: 'LIST', parse: (v) => levels(v, CODINGS), help: 'on-the-fly levels, e.g. br=5,zstd=3 (default ' + levelList('dynamic', CODINGS) + '; `negotiate-h2 codings` suggests some)' },
+  { flag: 'precompress-levels', key: 'precompressLevels', arg: 'LIST', parse: (v) => levels(v, VARIANT_CODINGS), help: 'levels of the variants written at start, e.g. br=11 (default ' + levelList('max', VARIANT_CODINGS) + ')' },
+  { flag: 'watch', key: 'watch', bool: true, def: false, help: 'refresh the variants of changed, new and deleted files while serving (CLI only)' },
+  { flag: 'no-precompress', key: 'precompress', bool: true, def: true, help: 'do not write variants of the root\'s files in the background at start (CLI only)' },
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: headerValue, help: 'Cache-Control of file responses' },
   { flag: 'revalidate-ms', key: 'revalidateMs', arg: 'N', def: 0, parse: intIn(0, 3_600_000), help: 'reuse a file\'s stat for N ms (0 = check the disk on every request)' },
+  { flag: 'engine', key: 'engine', arg: 'E', def: 'node', parse: oneOf(['node', 'native']), help: 'HTTP/2 engine: node (node:http2) | native (server/h2, RFC 9113 in JS with the native HPACK codec)' },
   { flag: 'workers', key: 'workers', arg: 'N', def: 1, parse: intIn(1, Math.max(64, os.availableParallelism() * 4)), help: 'processes sharing the port (1 = no cluster)' },
   { flag: 'help', key: 'help', bool: true, help: 'show this help' },
 ];
+
+// The XDG config directory: the local CA belongs to the user, not to a copy of the package.
+function userConfigDir() {
+  const base = process.env.XDG_CONFIG_HOME && path.isAbsolute(process.env.XDG_CONFIG_HOME)
+    ? process.env.XDG_CONFIG_HOME : path.join(os.homedir(), '.config');
+  return path.join(base, 'negotiate-h2');
+}
+
+// --no-foo sets foo to false.
+function negated(opt) {
+  return opt.flag.startsWith('no-');
+}
 
 function envName(opt) {
   return 'NEGOTIATE_' + opt.flag.toUpperCase().replace(/-/g, '_');
@@ -48,11 +73,50 @@ function intIn(min, max) {
   };
 }
 
+// A DNS name or IP address (IPv6 with or without brackets), no port; kept in the form Host
+// headers are compared in.
+function hostName(value) {
+  const host = parseHost(net.isIPv6(String(value)) ? `[${value}]` : String(value));
+  if (host === null || host.name === '' || host.port !== '' || String(value).endsWith(':')) {
+    throw new Error(`expected a host name or IP address without a port, got "${value}"`);
+  }
+  return host.name;
+}
+
 function oneOf(allowed) {
   return (value) => {
     if (!allowed.includes(value)) throw new Error(`expected one of ${allowed.join(', ')}, got "${value}"`);
     return value;
   };
+}
+
+// A canonical path (as requests are matched after normalisation) or false for "off". The
+// endpoint hides a file of the same name, hence a way to move it or switch it off.
+function endpointPath(value) {
+  if (value === false || value === 'off') return false;
+  let rel = null;
+  try {
+    if (typeof value === 'string' && !value.includes('?')) rel = parseRequestPath(value).rel;
+  } catch {
+    rel = null;
+  }
+  if (rel !== value || value === '/') throw new Error(`expected off or a normalised path such as /_negotiate, got "${value}"`);
+  return value;
+}
+
+// { coding: level } from "br=5,zstd=3" (or that object, from the API).
+function levels(value, codings) {
+  if (value !== null && typeof value === 'object') return parseLevels(formatLevels(value), codings);
+  return parseLevels(value, codings);
+}
+
+/** "br=5,zstd=3" from { br: 5, zstd: 3 }: the form the level flags take. */
+function formatLevels(byCoding) {
+  return Object.entries(byCoding).map(([coding, level]) => `${coding}=${level}`).join(',');
+}
+
+function levelList(kind, codings) {
+  return formatLevels(Object.fromEntries(codings.map((c) => [c, defaultLevel(c, kind)])));
 }
 
 function encodings(value) {
@@ -77,39 +141,92 @@ function parseBool(value) {
   throw new Error(`expected true or false, got "${value}"`);
 }
 
-function badOption(opt, err) {
-  return new ConfigError(`--${opt.flag}: ${err.message}`);
-}
-
-// CLI beats environment beats default. Returns camelCase options for startServer.
+// CLI beats environment beats default. Returns camelCase options for startServer. Values are
+// checked here so that an error names what the user wrote: the flag or the variable.
 function parseCli(argv, env) {
+  checkEnvNames(env);
   const out = {};
+  const source = {};
   for (const opt of OPTIONS) {
     const raw = env[envName(opt)];
     if (raw === undefined || opt.flag === 'help') continue;
     try {
       // NEGOTIATE_NO_DYNAMIC=1 means "no dynamic", like the flag.
-      out[opt.key] = opt.bool ? (opt.key === 'dynamic' ? !parseBool(raw) : parseBool(raw)) : raw;
+      out[opt.key] = opt.bool ? parseBool(raw) !== negated(opt) : raw;
     } catch (err) {
       throw new ConfigError(`${envName(opt)}: ${err.message}`);
     }
+    source[opt.key] = envName(opt);
   }
+  let positional;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '-h') { out.help = true; continue; }
+    if (!arg.startsWith('-')) {
+      if (positional !== undefined) throw new ConfigError(`one directory to serve, got "${positional}" and "${arg}"`);
+      positional = arg;
+      continue;
+    }
     const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
     const opt = m && OPTIONS.find((o) => o.flag === m[1]);
     if (!opt) throw new ConfigError(`unknown option "${arg}" (see --help)`);
     if (opt.bool) {
       if (m[2] !== undefined) throw new ConfigError(`--${opt.flag} takes no value`);
-      out[opt.key] = opt.key === 'dynamic' ? false : true;
+      out[opt.key] = !negated(opt);
       continue;
     }
     const value = m[2] !== undefined ? m[2] : argv[++i];
     if (value === undefined) throw new ConfigError(`--${opt.flag} needs a value ${opt.arg}`);
     out[opt.key] = value;
+    source[opt.key] = `--${opt.flag}`;
+  }
+  if (positional !== undefined) {
+    if (source.root === '--root') throw new ConfigError(`give the directory either as "${positional}" or with --root, not both`);
+    out.root = positional;
+    source.root = 'directory';
+  }
+  for (const opt of OPTIONS) {
+    if (source[opt.key] !== undefined) out[opt.key] = checkValue(opt, out[opt.key], source[opt.key]);
   }
   return out;
+}
+
+// A NEGOTIATE_* variable that is no option's twin is almost always a typo that would otherwise
+// leave the server running with a setting the user believes changed.
+function checkEnvNames(env) {
+  const known = OPTIONS.filter((opt) => opt.flag !== 'help').map(envName);
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith('NEGOTIATE_') || known.includes(name)) continue;
+    const closest = known.map((k) => [editDistance(name, k), k]).sort((a, b) => a[0] - b[0])[0];
+    const hint = closest[0] <= 3 ? `; did you mean ${closest[1]}?` : ` (see --help)`;
+    throw new ConfigError(`${name}: unknown variable${hint}`);
+  }
+}
+
+// Edit distance counting a swap of adjacent characters as one edit (optimal string alignment),
+// for "did you mean" suggestions: NEGOTIATE_PROT is one edit from NEGOTIATE_PORT.
+function editDistance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+// The option's value parsed and validated; errors are labelled with `label` (flag or variable).
+function checkValue(opt, value, label) {
+  try {
+    if (opt.bool) return parseBool(value);
+    if (opt.parse) return opt.parse(value);
+    if (typeof value !== 'string' || value === '') throw new Error('must be a non-empty string');
+    return value;
+  } catch (err) {
+    throw new ConfigError(`${label}: ${err.message}`);
+  }
 }
 
 // Validates and fills defaults; accepts either CLI strings or API values.
@@ -121,13 +238,7 @@ function normalizeOptions(input = {}) {
       if (opt.def !== undefined) out[opt.key] = opt.def;
       else continue;
     }
-    try {
-      if (opt.bool) out[opt.key] = parseBool(out[opt.key]);
-      else if (opt.parse) out[opt.key] = opt.parse(out[opt.key]);
-      else if (typeof out[opt.key] !== 'string' || out[opt.key] === '') throw new Error('must be a non-empty string');
-    } catch (err) {
-      throw badOption(opt, err);
-    }
+    out[opt.key] = checkValue(opt, out[opt.key], `--${opt.flag}`);
   }
   if (Boolean(out.cert) !== Boolean(out.key)) throw new ConfigError('--cert and --key go together');
   out.root = path.resolve(out.root);
@@ -150,7 +261,7 @@ function mergeTimeouts(defaults, overrides = {}) {
 }
 
 function helpText() {
-  const lines = ['Usage: node server [options]', '', 'Options (each has the environment twin shown under it; flags win):'];
+  const lines = ['Usage: negotiate-h2 [dir] [options]   (dir: the directory to serve, default the current one)', '', 'Options (each has the environment twin shown under it; flags win):'];
   for (const opt of OPTIONS) {
     const left = `  --${opt.flag}${opt.arg ? ' ' + opt.arg : ''}`;
     const def = opt.def !== undefined && !opt.bool ? ` (default: ${opt.def})` : '';
@@ -160,4 +271,4 @@ function helpText() {
   return lines.join('\n') + '\n';
 }
 
-module.exports = { parseCli, normalizeOptions, mergeTimeouts, helpText };
+module.exports = { parseCli, normalizeOptions, mergeTimeouts, helpText, formatLevels };

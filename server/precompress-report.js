@@ -20,17 +20,19 @@ const saving = ({ bytesBefore, bytesAfter }) => (bytesBefore === 0 ? '-' : `${(1
 /**
  * The summary table: one row per coding. "before"/"after" cover every
  * compressible source, counting a source with no variant at its own size, so
- * they show what a client accepting that coding would download.
+ * they show what a client accepting that coding would download. Then every file
+ * passed over, with the reason.
  * @param {import('./precompress').Summary} summary
  * @returns {string}
  */
 function formatSummary(summary) {
-  const header = ['coding', 'written', 'fresh', 'not smaller', 'before', 'after', 'saving'];
+  const header = ['coding', 'written', 'fresh', 'not smaller', 'skipped', 'before', 'after', 'saving'];
   const rows = Object.entries(summary.codings).map(([coding, c]) => [
     coding,
     String(c.written),
     String(c.fresh),
     String(c.notSmaller),
+    String(c.skipped),
     formatBytes(c.bytesBefore),
     formatBytes(c.bytesAfter),
     saving(c),
@@ -38,11 +40,12 @@ function formatSummary(summary) {
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   // The coding name reads best left-aligned, numbers right-aligned.
   const line = (cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  const { sources, tooSmall, incompressible, minBytes } = summary;
+  const { sources, tooSmall, incompressible, minBytes, skipped } = summary;
   return [
     line(header),
     ...rows.map(line),
     `${sources} compressible files; skipped ${tooSmall} under ${formatBytes(minBytes)} and ${incompressible} of incompressible types`,
+    ...(skipped.length === 0 ? [] : [`skipped (${skipped.length}):`, ...skipped.map(({ file, reason }) => `  ${file}: ${reason}`)]),
   ].join('\n');
 }
 

@@ -6,7 +6,8 @@
 const UNSATISFIABLE = Symbol('unsatisfiable');
 
 function parseRange(header, size) {
-  if (!header.startsWith('bytes=')) return null;
+  // Range units are case-insensitive (14.1).
+  if (header.slice(0, 6).toLowerCase() !== 'bytes=') return null;
   const spec = header.slice(6).trim();
   if (spec.includes(',')) return null;
   const dash = spec.indexOf('-');

@@ -55,7 +55,8 @@ function isInside(rootReal, real) {
   return real === rootReal || (real.startsWith(rootReal) && real.charCodeAt(rootReal.length) === 47);
 }
 
-const NOT_FOUND_CODES = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EACCES', 'EPERM']);
+// ENXIO and ENODEV: a socket or a device without a driver put where a file was expected.
+const NOT_FOUND_CODES = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EACCES', 'EPERM', 'ENXIO', 'ENODEV']);
 
 // Resolves rel under rootReal through symlinks; calls back (err, real).
 function realpathInRoot(rootReal, rel, callback) {
@@ -72,4 +73,4 @@ function fsError(err) {
   return err;
 }
 
-module.exports = { parseRequestPath, realpathInRoot, fsError };
+module.exports = { parseRequestPath, realpathInRoot, isInside, fsError };

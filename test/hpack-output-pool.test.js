@@ -27,3 +27,19 @@ test('an encoded block larger than the output slab does not break the next block
   // Every earlier result stays intact after later calls reuse the slab.
   wires.forEach((wire, i) => assert.deepStrictEqual(decoder.decode(wire), blocks[i]));
 });
+
+test('a large result gets its own memory, and later small results stay on a small slab', () => {
+  const SLAB_SIZE = 8192; // native/index.js
+  const big = Buffer.alloc(10 << 20, 'abcdefghij');
+  const encoded = huffman.encode(big);
+  // Decoding reserves room for the bound (8/5 of the input), far more than these 10 MiB.
+  const decoded = huffman.decode(encoded);
+  const block = new Encoder({ huffman: false }).encode([['x-big', 'v'.repeat(1 << 20)]]);
+  const small = [huffman.encode('a'), huffman.decode(huffman.encode('abc')), new Encoder().encode([[':method', 'GET']])];
+  for (const large of [encoded, decoded, block]) {
+    assert.strictEqual(large.byteOffset, 0);
+    assert.strictEqual(large.buffer.byteLength, large.length);
+  }
+  assert.deepStrictEqual(decoded, big);
+  for (const result of small) assert.strictEqual(result.buffer.byteLength, SLAB_SIZE);
+});

@@ -1,73 +1,84 @@
 'use strict';
-// A failure while sending one response (a throw inside writeHead or respond) costs that response
-// only: it is dropped or reset, and the process goes on serving. Without the adapters' own
+// A failure while sending one response (a throw inside writeHead, or where an HTTP/2 engine sends
+// the response HEADERS) costs that response only: it is dropped or reset with INTERNAL_ERROR,
+// and the process goes on serving. Without the adapters' own
 // catch, the throw would be an unhandled rejection, which ends a Node 20 process.
 
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const http = require('node:http');
 const http2 = require('node:http2');
-const { startTestServer } = require('./helpers/server');
+const { forEachEngine, startTestServer } = require('./helpers/server');
+const { FrameWriter } = require('../server/h2/frame-writer');
 
-let t;
-before(async () => {
-  t = await startTestServer({ files: { 'small.txt': 'ok\n' } });
-});
-after(() => t.close());
-
-// Makes proto[method] throw on its next call only.
-function throwOnce(proto, method) {
-  const original = proto[method];
-  proto[method] = function () {
-    proto[method] = original;
-    throw new Error(`injected ${method} failure`);
-  };
-  return () => { proto[method] = original; };
-}
-
-// Node does not export the server-side HTTP/2 stream class; take it from a throwaway server.
-async function serverStreamPrototype() {
-  const server = http2.createServer();
-  let proto;
-  server.on('stream', (stream) => {
-    proto = Object.getPrototypeOf(stream);
-    stream.respond({ ':status': 204 }, { endStream: true });
+forEachEngine((engine) => {
+  let t;
+  before(async () => {
+    t = await startTestServer({ engine, files: { 'small.txt': 'ok\n' } });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const client = http2.connect(`http://127.0.0.1:${server.address().port}`);
-  await new Promise((resolve, reject) => {
-    const req = client.request({ ':path': '/' });
-    req.on('response', resolve);
-    req.on('error', reject);
-    req.end();
+  after(() => t.close());
+
+  // Makes proto[method] throw on its next call only.
+  function throwOnce(proto, method) {
+    const original = proto[method];
+    proto[method] = function () {
+      proto[method] = original;
+      throw new Error(`injected ${method} failure`);
+    };
+    return () => { proto[method] = original; };
+  }
+
+  // Node does not export the server-side HTTP/2 stream class; take it from a throwaway server.
+  async function serverStreamPrototype() {
+    const server = http2.createServer();
+    let proto;
+    server.on('stream', (stream) => {
+      proto = Object.getPrototypeOf(stream);
+      stream.respond({ ':status': 204 }, { endStream: true });
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = http2.connect(`http://127.0.0.1:${server.address().port}`);
+    await new Promise((resolve, reject) => {
+      const req = client.request({ ':path': '/' });
+      req.on('response', resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    client.close();
+    await new Promise((resolve) => server.close(resolve));
+    return proto;
+  }
+
+  test('HTTP/1.1: a throw in writeHead drops that response and the server keeps serving', async () => {
+    const restore = throwOnce(http.ServerResponse.prototype, 'writeHead');
+    try {
+      await assert.rejects(t.h1('/small.txt'));
+    } finally {
+      restore();
+    }
+    const next = await t.h1('/small.txt');
+    assert.equal(next.status, 200);
+    assert.equal(next.body.toString(), 'ok\n');
   });
-  client.close();
-  await new Promise((resolve) => server.close(resolve));
-  return proto;
-}
 
-test('HTTP/1.1: a throw in writeHead drops that response and the server keeps serving', async () => {
-  const restore = throwOnce(http.ServerResponse.prototype, 'writeHead');
-  try {
-    await assert.rejects(t.h1('/small.txt'));
-  } finally {
-    restore();
+  // Where each engine turns a response descriptor into HEADERS: node:http2's stream.respond(),
+  // and the native engine's FrameWriter.headers().
+  async function headersHook() {
+    return engine === 'node' ? [await serverStreamPrototype(), 'respond'] : [FrameWriter.prototype, 'headers'];
   }
-  const next = await t.h1('/small.txt');
-  assert.equal(next.status, 200);
-  assert.equal(next.body.toString(), 'ok\n');
-});
 
-test('HTTP/2: a throw in respond resets that stream and the server keeps serving', async () => {
-  const proto = await serverStreamPrototype();
-  const session = t.connectH2();
-  const restore = throwOnce(proto, 'respond');
-  try {
-    await assert.rejects(t.h2('/small.txt', { session }));
-  } finally {
-    restore();
-  }
-  const next = await t.h2('/small.txt', { session });
-  assert.equal(next.status, 200);
-  assert.equal(next.body.toString(), 'ok\n');
+  test('HTTP/2: a throw while sending the response HEADERS resets that stream (INTERNAL_ERROR) and the server keeps serving', async () => {
+    const [proto, method] = await headersHook();
+    const session = t.connectH2();
+    const restore = throwOnce(proto, method);
+    try {
+      // The clients helper reports the RST_STREAM code; Node's client may report it by name.
+      await assert.rejects(t.h2('/small.txt', { session }), /\brst 2\b|NGHTTP2_INTERNAL_ERROR/);
+    } finally {
+      restore();
+    }
+    const next = await t.h2('/small.txt', { session });
+    assert.equal(next.status, 200);
+    assert.equal(next.body.toString(), 'ok\n');
+  });
 });

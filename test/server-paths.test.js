@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const { startTestServer } = require('./helpers/server');
+const { forEachEngine, startTestServer } = require('./helpers/server');
 
 const SECRET = 'TOP SECRET outside the root';
 
@@ -41,47 +41,50 @@ const ATTACKS = [
   ['/' + 'a'.repeat(16 * 1024), [404, 414]],
 ];
 
-test('path resolution', async (t) => {
-  const srv = await startTestServer({
-    files: {
-      'ok.txt': 'ok',
-      'sub/inner.txt': 'inner',
-      'sub/.hidden': 'hidden',
-      '.env': 'SECRET=1',
-      '.git/config': '[core]',
-      '.well-known/security.txt': 'contact',
-      'link-in.txt': { symlink: 'sub/inner.txt' },
-      'link-out.txt': { symlink: '../secret.txt' },
-      'dir-out': { symlink: '..' },
-    },
-  });
-  t.after(() => srv.close());
-  await fs.writeFile(path.join(srv.tmp, 'secret.txt'), SECRET);
-
-  for (const proto of ['h1', 'h2']) {
-    await t.test(`${proto}: attacks get 400/404/414, never the file`, async () => {
-      for (const [target, allowed] of ATTACKS) {
-        const res = await srv[proto](target);
-        const label = `${target.slice(0, 60)} -> ${res.status}`;
-        assert.ok(allowed.includes(res.status), label);
-        assert.ok(!res.body.toString().includes(SECRET), label);
-        assert.ok(!res.body.toString().includes('SECRET=1'), label);
-      }
+forEachEngine((engine) => {
+  test('path resolution', async (t) => {
+    const srv = await startTestServer({
+      engine,
+      files: {
+        'ok.txt': 'ok',
+        'sub/inner.txt': 'inner',
+        'sub/.hidden': 'hidden',
+        '.env': 'SECRET=1',
+        '.git/config': '[core]',
+        '.well-known/security.txt': 'contact',
+        'link-in.txt': { symlink: 'sub/inner.txt' },
+        'link-out.txt': { symlink: '../secret.txt' },
+        'dir-out': { symlink: '..' },
+      },
     });
+    t.after(() => srv.close());
+    await fs.writeFile(path.join(srv.tmp, 'secret.txt'), SECRET);
 
-    await t.test(`${proto}: ordinary paths still work`, async () => {
-      for (const [target, body] of [
-        ['/ok.txt', 'ok'], ['/ok.txt?../../secret.txt', 'ok'], ['/sub/../ok.txt', 'ok'],
-        ['/sub/./inner.txt', 'inner'], ['//sub//inner.txt', 'inner'], ['/%6fk.txt', 'ok'], ['/link-in.txt', 'inner'],
-      ]) {
-        const res = await srv[proto](target);
-        assert.equal(res.status, 200, target);
-        assert.equal(res.body.toString(), body, target);
-      }
+    for (const proto of ['h1', 'h2']) {
+      await t.test(`${proto}: attacks get 400/404/414, never the file`, async () => {
+        for (const [target, allowed] of ATTACKS) {
+          const res = await srv[proto](target);
+          const label = `${target.slice(0, 60)} -> ${res.status}`;
+          assert.ok(allowed.includes(res.status), label);
+          assert.ok(!res.body.toString().includes(SECRET), label);
+          assert.ok(!res.body.toString().includes('SECRET=1'), label);
+        }
+      });
+
+      await t.test(`${proto}: ordinary paths still work`, async () => {
+        for (const [target, body] of [
+          ['/ok.txt', 'ok'], ['/ok.txt?../../secret.txt', 'ok'], ['/sub/../ok.txt', 'ok'],
+          ['/sub/./inner.txt', 'inner'], ['//sub//inner.txt', 'inner'], ['/%6fk.txt', 'ok'], ['/link-in.txt', 'inner'],
+        ]) {
+          const res = await srv[proto](target);
+          assert.equal(res.status, 200, target);
+          assert.equal(res.body.toString(), body, target);
+        }
+      });
+    }
+
+    await t.test('the server is still healthy afterwards', async () => {
+      assert.equal((await srv.h2('/ok.txt')).status, 200);
     });
-  }
-
-  await t.test('the server is still healthy afterwards', async () => {
-    assert.equal((await srv.h2('/ok.txt')).status, 200);
   });
 });

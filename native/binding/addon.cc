@@ -1,4 +1,10 @@
-// N-API entry point: the C core's Huffman coder, encoder and decoder.
+// Entry point of the addon (node-addon-api): the C core's Huffman coder,
+// encoder and decoder. Each environment that loads the addon (main thread,
+// worker thread) gets its own classes and static-table strings on its own
+// exports, which native/index.js keeps; no native code looks them up again, so
+// there is no per-environment instance data and nothing JS in process-wide
+// state. When the environment is shut down halfway (a worker terminated during
+// require), Init stops at the first failed step and returns nothing.
 #include <napi.h>
 
 #include "decoder_wrap.h"
@@ -6,13 +12,15 @@
 #include "huffman_wrap.h"
 #include "static_table_wrap.h"
 
-static Napi::Object Init(Napi::Env env, Napi::Object exports)
+namespace {
+
+Napi::Object Init(Napi::Env, Napi::Object exports)
 {
-    exports.Set("huffman", InitHuffman(env));
-    exports.Set("Encoder", InitEncoder(env));
-    exports.Set("Decoder", InitDecoder(env));
-    exports.Set("staticTable", InitStaticTable(env));
-    return exports;
+    if (ExportHuffman(exports) && ExportEncoder(exports) && ExportDecoder(exports) && ExportStaticTable(exports))
+        return exports;
+    return Napi::Object();
 }
+
+} // namespace
 
 NODE_API_MODULE(hpack, Init)

@@ -4,6 +4,7 @@
 
 #include <napi.h>
 
-Napi::Function InitDecoder(Napi::Env env);
+// Sets exports.Decoder; false when that failed (see js_errors.h).
+bool ExportDecoder(Napi::Object exports);
 
 #endif

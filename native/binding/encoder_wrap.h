@@ -4,6 +4,7 @@
 
 #include <napi.h>
 
-Napi::Function InitEncoder(Napi::Env env);
+// Sets exports.Encoder; false when that failed (see js_errors.h).
+bool ExportEncoder(Napi::Object exports);
 
 #endif

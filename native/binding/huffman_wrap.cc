@@ -8,89 +8,75 @@
 #include "huffman_wrap.h"
 
 #include "hpack.h"
+#include "export_property.h"
 #include "js_errors.h"
 
 namespace {
 
-napi_value Size(napi_env env, size_t n)
-{
-    napi_value v;
-    napi_create_double(env, (double)n, &v);
-    return v;
-}
-
 // The input and output room of an ...Into call, or false with an error thrown.
-bool IntoArgs(napi_env env, napi_callback_info info, const uint8_t **src, size_t *len, uint8_t **dst, size_t *room)
+bool IntoArgs(const Napi::CallbackInfo &info, const uint8_t **src, size_t *len, uint8_t **dst, size_t *room)
 {
-    size_t argc = 3;
-    napi_value argv[3];
-    napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-    return GetBytes(env, argv[0], "input", src, len) && GetRoom(env, argv[1], argv[2], dst, room);
+    return GetBytes(info[0], "input", src, len) && GetRoom(info[1], info[2], dst, room);
 }
 
-napi_value EncodeInto(napi_env env, napi_callback_info info)
+Napi::Value EncodeInto(const Napi::CallbackInfo &info)
 {
     const uint8_t *src;
     uint8_t *dst;
     size_t len, room;
-    if (!IntoArgs(env, info, &src, &len, &dst, &room))
-        return nullptr;
+    if (!IntoArgs(info, &src, &len, &dst, &room))
+        return Napi::Value();
     size_t need = hpack_huffman_encoded_length(src, len);
     if (need > room)
-        return Size(env, need);
+        return Napi::Number::New(info.Env(), (double)need);
     ssize_t n = hpack_huffman_encode(src, len, dst, room);
     if (n < 0) {
-        ThrowHpackError(env, (int)n, "Huffman encoding failed");
-        return nullptr;
+        ThrowHpackError(info.Env(), (int)n, "Huffman encoding failed");
+        return Napi::Value();
     }
-    return Size(env, (size_t)n);
+    return Napi::Number::New(info.Env(), (double)n);
 }
 
-napi_value DecodeInto(napi_env env, napi_callback_info info)
+Napi::Value DecodeInto(const Napi::CallbackInfo &info)
 {
     const uint8_t *src;
     uint8_t *dst;
     size_t len, room;
-    if (!IntoArgs(env, info, &src, &len, &dst, &room))
-        return nullptr;
+    if (!IntoArgs(info, &src, &len, &dst, &room))
+        return Napi::Value();
     // The shortest code is 5 bits.
     size_t bound = len * 8 / 5;
     if (bound > room)
-        return Size(env, bound);
+        return Napi::Number::New(info.Env(), (double)bound);
     ssize_t n = hpack_huffman_decode(src, len, dst, room);
     if (n < 0) {
-        ThrowHpackError(env, (int)n, "Huffman decoding failed");
-        return nullptr;
+        ThrowHpackError(info.Env(), (int)n, "Huffman decoding failed");
+        return Napi::Value();
     }
-    return Size(env, (size_t)n);
+    return Napi::Number::New(info.Env(), (double)n);
 }
 
-napi_value EncodedLength(napi_env env, napi_callback_info info)
+Napi::Value EncodedLength(const Napi::CallbackInfo &info)
 {
-    size_t argc = 1;
-    napi_value input;
     const uint8_t *src;
     size_t len;
-    napi_get_cb_info(env, info, &argc, &input, nullptr, nullptr);
-    if (!GetBytes(env, input, "input", &src, &len))
-        return nullptr;
-    return Size(env, hpack_huffman_encoded_length(src, len));
+    if (!GetBytes(info[0], "input", &src, &len))
+        return Napi::Value();
+    return Napi::Number::New(info.Env(), (double)hpack_huffman_encoded_length(src, len));
 }
 
-void SetFunction(napi_env env, napi_value target, const char *name, napi_callback cb)
+template <Napi::Function::Callback cb>
+bool ExportFunction(Napi::Object target, const char *name)
 {
-    napi_value fn;
-    napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, nullptr, &fn);
-    napi_set_named_property(env, target, name, fn);
+    return ExportProperty(target, name, Napi::Function::New<cb>(target.Env(), name));
 }
 
 } // namespace
 
-Napi::Object InitHuffman(Napi::Env env)
+bool ExportHuffman(Napi::Object exports)
 {
-    Napi::Object huffman = Napi::Object::New(env);
-    SetFunction(env, huffman, "encodeInto", EncodeInto);
-    SetFunction(env, huffman, "decodeInto", DecodeInto);
-    SetFunction(env, huffman, "encodedLength", EncodedLength);
-    return huffman;
+    Napi::Object huffman = Napi::Object::New(exports.Env());
+    return !huffman.IsEmpty() && ExportFunction<EncodeInto>(huffman, "encodeInto") &&
+           ExportFunction<DecodeInto>(huffman, "decodeInto") && ExportFunction<EncodedLength>(huffman, "encodedLength") &&
+           ExportProperty(exports, "huffman", huffman);
 }

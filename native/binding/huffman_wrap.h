@@ -4,6 +4,7 @@
 
 #include <napi.h>
 
-Napi::Object InitHuffman(Napi::Env env);
+// Sets exports.huffman; false when that failed (see js_errors.h).
+bool ExportHuffman(Napi::Object exports);
 
 #endif

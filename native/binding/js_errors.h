@@ -1,27 +1,52 @@
 // JS errors and argument checks for the binding: every error carries a stable .code.
+//
+// The binding uses node-addon-api without C++ exceptions, with Maybe results
+// (NODE_ADDON_API_ENABLE_MAYBE) and NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS (see
+// binding.gyp). A call fails when an exception is already pending, or when the
+// environment is shutting down (a worker thread being terminated, even in the
+// middle of require), where no JS can run and nothing can be thrown: then
+// node-addon-api throws nothing rather than aborting the process, and the call
+// returns an empty value or Nothing. So a failure is seen by IsEmpty() or
+// IsNothing(), never by Env::IsExceptionPending(), which is false in that case;
+// either way the entry point returns an empty value at once. (Node reports
+// such a throw as napi_pending_exception with nothing pending to an addon
+// below NAPI_VERSION 10: what the define expects for those versions.)
+//
+// Throwing while an exception is pending aborts, with or without the define.
+// It cannot happen here: no JS runs inside the binding's calls (it reads no
+// user objects or properties), and the helpers below throw only once their own
+// steps succeeded.
 #ifndef HPACK_BINDING_ERRORS_H
 #define HPACK_BINDING_ERRORS_H
 
 #include <napi.h>
 
+#include <string>
+
+#include "hpack.h"
+
 // Throw an Error for an enum hpack_error; .code is its hpack_strerror name.
 void ThrowHpackError(Napi::Env env, int err, const char *what);
 
 // Throw a TypeError or RangeError with .code ERR_HPACK_INVALID_ARGUMENT.
-void ThrowTypeError(Napi::Env env, const char *message);
-void ThrowRangeError(Napi::Env env, const char *message);
+void ThrowTypeError(Napi::Env env, const std::string &message);
+void ThrowRangeError(Napi::Env env, const std::string &message);
+
+// The argument readers below run on every call, so each asks N-API once
+// (node-addon-api's TypedArray and Number ask two or three times), and throws
+// the error named on failure.
 
 // The bytes of a Buffer or other Uint8Array argument, or a TypeError thrown.
-bool GetBytes(napi_env env, napi_value value, const char *what, const uint8_t **data, size_t *len);
+bool GetBytes(Napi::Value value, const char *what, const uint8_t **data, size_t *len);
 
 // The writable room of a Uint8Array from a byte offset on, or a TypeError / RangeError thrown.
-bool GetRoom(napi_env env, napi_value array, napi_value offset, uint8_t **data, size_t *room);
+bool GetRoom(Napi::Value array, Napi::Value offset, uint8_t **data, size_t *room);
 
 // The elements of an Int32Array argument, or a TypeError thrown.
-bool GetInt32s(napi_env env, napi_value value, const char *what, int32_t **data, size_t *count);
+bool GetInt32s(Napi::Value value, const char *what, int32_t **data, size_t *count);
 
 // An integer in [0, 2^32) as uint32_t, or a TypeError / RangeError with message thrown.
-bool GetUint32(napi_env env, napi_value value, const char *message, uint32_t *out);
+bool GetUint32(Napi::Value value, const char *message, uint32_t *out);
 
 // Table sizes the core accepts: 0 to 16 MiB.
 extern const char kTableSizeMessage[];

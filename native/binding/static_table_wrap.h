@@ -4,7 +4,8 @@
 
 #include <napi.h>
 
-// [unused, name1, value1, ..., name61, value61]: entry i at 2 * i - 1 and 2 * i.
-Napi::Array InitStaticTable(Napi::Env env);
+// Sets exports.staticTable to [unused, name1, value1, ..., name61, value61]:
+// entry i at 2 * i - 1 and 2 * i. False when that failed (see js_errors.h).
+bool ExportStaticTable(Napi::Object exports);
 
 #endif

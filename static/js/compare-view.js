@@ -37,7 +37,7 @@ function variantRow(variant, { chosen, largest, identityBytes }) {
   h('th', { scope: 'row' }, codingBadge(variant.coding),
     isChosen ? h('span', { class: 'chosen-mark', text: 'chosen' }) : null),
   // data-label names the value once the narrow layout drops the column headers.
-  h('td', { class: 'num', 'data-label': 'q', text: variant.q == null ? 'not sent' : String(variant.q) }),
+  h('td', { class: 'num', 'data-label': 'q', text: String(variant.q) }),
   h('td', { class: variant.acceptable ? 'yes' : 'no', 'data-label': 'acceptable:', text: variant.acceptable ? 'yes' : 'no' }),
   h('td', { class: variant.available ? null : 'muted', text: describeSource(variant) }),
   h('td', { class: 'col-bar' },

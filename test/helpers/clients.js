@@ -8,9 +8,10 @@ const zlib = require('node:zlib');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFile, execFileSync } = require('node:child_process');
+const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const { createEngines } = require('../../server/codings');
+const { toolSkipReason } = require('./tools');
 
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -29,17 +30,9 @@ function decode(coding, body) {
   }
 }
 
-let curlPath;
 // false when curl is installed, else the reason to skip (fits node:test's { skip }).
 function curlSkipReason() {
-  if (curlPath === undefined) {
-    try {
-      curlPath = execFileSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim() || null;
-    } catch {
-      curlPath = null;
-    }
-  }
-  return curlPath ? false : 'curl is not installed (apt-get install curl)';
+  return toolSkipReason('curl', 'curl');
 }
 
 function createClients({ port, ca, host = '127.0.0.1' }) {

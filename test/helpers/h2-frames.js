@@ -1,6 +1,7 @@
 'use strict';
 // The few HTTP/2 frames (RFC 7540 4, 6) the HPACK interop tests exchange over a
-// raw socket: the connection preface, SETTINGS and its ACK, HEADERS and CONTINUATION.
+// raw socket: the connection preface, SETTINGS and its ACK, HEADERS and CONTINUATION; and
+// HPACK literals written by hand, for header blocks no encoder would produce.
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 const TYPE = { DATA: 0x0, HEADERS: 0x1, SETTINGS: 0x4, GOAWAY: 0x7, CONTINUATION: 0x9 };
@@ -19,6 +20,25 @@ function frame(type, flags, streamId, payload = Buffer.alloc(0)) {
 
 const settings = () => frame(TYPE.SETTINGS, 0, 0);
 const settingsAck = () => frame(TYPE.SETTINGS, FLAG.ACK, 0);
+
+// RFC 7541 5.1: an integer with an n-bit prefix, the first byte's other bits from `flags`.
+function hpackInteger(n, flags, value) {
+  const max = (1 << n) - 1;
+  if (value < max) return Buffer.from([flags | value]);
+  const out = [flags | max];
+  for (value -= max; value >= 128; value = Math.floor(value / 128)) out.push((value % 128) | 128);
+  out.push(value);
+  return Buffer.from(out);
+}
+
+// A literal field with a new name and plain (not Huffman) strings (RFC 7541 6.2), without
+// indexing unless `index` (then it is inserted into the dynamic table). No validation, so
+// tests can send names and values no encoder would.
+function hpackLiteral(name, value, { index = false } = {}) {
+  const n = Buffer.from(name, 'latin1');
+  const v = Buffer.from(value, 'latin1');
+  return Buffer.concat([Buffer.from([index ? 0x40 : 0x00]), hpackInteger(7, 0, n.length), n, hpackInteger(7, 0, v.length), v]);
+}
 
 // A header block as HEADERS plus as many CONTINUATION frames as the frame size needs.
 function headers(streamId, block, { endStream = true, maxFrameSize = DEFAULT_MAX_FRAME_SIZE } = {}) {
@@ -99,4 +119,4 @@ class FrameReader {
   }
 }
 
-module.exports = { PREFACE, TYPE, FLAG, frame, settings, settingsAck, headers, FrameReader };
+module.exports = { PREFACE, TYPE, FLAG, frame, settings, settingsAck, headers, hpackInteger, hpackLiteral, FrameReader };

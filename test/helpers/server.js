@@ -10,6 +10,7 @@ const path = require('node:path');
 const { startServer } = require('../../server');
 const { generateSelfSigned } = require('../../server/certs');
 const { spawn } = require('node:child_process');
+const { describe } = require('node:test');
 const { createClients } = require('./clients');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -39,6 +40,25 @@ async function writeFiles(root, files) {
 
 async function makeTempDir(prefix = 'negotiate-test-') {
   return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+// The HTTP/2 engines startServer() can run: Node's node:http2, and the project's own server/h2/.
+const ENGINES = ['node', 'native'];
+
+// NEGOTIATE_TEST_ENGINES=native (comma-separated) narrows a run to some engines while working on one.
+function selectedEngines() {
+  const wanted = process.env.NEGOTIATE_TEST_ENGINES;
+  if (!wanted) return ENGINES;
+  const list = wanted.split(',').map((e) => e.trim());
+  for (const e of list) if (!ENGINES.includes(e)) throw new Error(`NEGOTIATE_TEST_ENGINES: unknown engine "${e}" (expected ${ENGINES.join(', ')})`);
+  return list;
+}
+
+// Declares `suite(engine)` once per engine, each inside describe('<engine> engine'), so every
+// test name carries the engine it ran on. Suites run one after the other, so a suite's
+// before()/after() hooks own the server for its tests alone.
+function forEachEngine(suite) {
+  for (const engine of selectedEngines()) describe(`${engine} engine`, () => suite(engine));
 }
 
 // options: startServer options plus `files` for a fresh temporary root (or `root`).
@@ -83,12 +103,13 @@ function compressibleText(bytes, seed = 'line') {
 
 const SPAWN_TIMEOUT_MS = 20_000;
 
-// Runs the CLI (`node server ...args`) and resolves once it printed the URL it listens on:
+// Runs the CLI (`node server ...args`), with `engine` through its environment twin, and resolves once it printed the URL it listens on:
 // { child, url, port, httpUrl, output() (everything printed so far), exited (Promise of
 // { code, signal }), stop(signal) }. Rejects with the output if it exits or stalls first.
-function spawnCli(args, { env = {} } = {}) {
+function spawnCli(args, { env = {}, engine, cwd } = {}) {
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'server'), ...args], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...(engine && { NEGOTIATE_ENGINE: engine }), ...env },
+    cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -138,4 +159,4 @@ function openSpoolFiles() {
 // The shared read-only material sits next to the repository (../shared in CI).
 const SHARED_DIR = path.resolve(REPO_ROOT, '..', 'shared');
 
-module.exports = { startTestServer, spawnCli, openSpoolFiles, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };
+module.exports = { forEachEngine, startTestServer, spawnCli, openSpoolFiles, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };

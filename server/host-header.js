@@ -1,0 +1,73 @@
+'use strict';
+// The Host header of HTTP/1.x requests (RFC 9112 3.2, RFC 3986 3.2.2) and the names this server
+// answers for. Used by the HTTP/1.1 adapter (400 for a missing, repeated or malformed Host) and by
+// the plain-HTTP redirect port (which only redirects to names the certificate covers).
+
+const net = require('node:net');
+
+// uri-host [ ":" port ]: an IP-literal in brackets, or a reg-name (which includes IPv4 addresses).
+const HOST = /^(?:\[([0-9a-f:.]+)\]|((?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*))(?::([0-9]*))?$/i;
+
+/**
+ * Parses a Host value into a lower-case name (IPv6 in canonical bracketed form, one trailing dot
+ * of an absolute DNS name dropped) and its port (a digit string, '' when absent), or null.
+ * @param {string} value
+ * @returns {{ name: string, port: string } | null}
+ */
+function parseHost(value) {
+  const m = HOST.exec(value);
+  if (m === null) return null;
+  const port = m[3] ?? '';
+  if (m[1] !== undefined) return net.isIPv6(m[1]) ? { name: canonicalIPv6(m[1]), port } : null;
+  return { name: m[2].toLowerCase().replace(/\.$/, ''), port };
+}
+
+function canonicalIPv6(address) {
+  return new URL(`http://[${address}]/`).hostname;
+}
+
+/**
+ * The request's Host as RFC 9112 3.2 requires it: exactly one field line with a valid value, which
+ * HTTP/1.0 may leave out. Node keeps only the first of repeated Host lines in req.headers, so the
+ * raw list is counted.
+ * @param {import('node:http').IncomingMessage} req
+ * @returns {{ host: { name: string, port: string } | null } | { error: string }}
+ */
+function requestHost(req) {
+  const raw = req.rawHeaders;
+  let value;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') {
+      count++;
+      value = raw[i + 1];
+    }
+  }
+  if (count > 1) return { error: 'more than one Host header' };
+  if (count === 0) return req.httpVersion === '1.0' ? { host: null } : { error: 'missing Host header' };
+  const host = parseHost(value);
+  return host === null ? { error: 'invalid Host header' } : { host };
+}
+
+/**
+ * A predicate telling whether a parsed host name is one of `names`: DNS names (a leading '*.'
+ * covers exactly one label, as in certificates) and IP addresses, compared case-insensitively.
+ * @param {string[]} names
+ * @returns {(name: string) => boolean}
+ */
+function createHostMatcher(names) {
+  const exact = new Set();
+  const wildcards = new Set();
+  for (const name of names) {
+    if (name.startsWith('*.')) wildcards.add(name.slice(2).toLowerCase());
+    else if (net.isIPv6(name)) exact.add(canonicalIPv6(name));
+    else exact.add(name.toLowerCase().replace(/\.$/, ''));
+  }
+  return (name) => {
+    if (exact.has(name)) return true;
+    const dot = name.indexOf('.');
+    return dot > 0 && !name.startsWith('[') && wildcards.has(name.slice(dot + 1));
+  };
+}
+
+module.exports = { parseHost, requestHost, createHostMatcher };

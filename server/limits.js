@@ -1,0 +1,45 @@
+'use strict';
+// Protocol limits and timeouts shared by both engines (see README "HTTP/2 and timeouts").
+
+// HTTP/2 limits, chosen for a static file server.
+const HTTP2_SETTINGS = {
+  maxConcurrentStreams: 128,
+  maxHeaderListSize: 32 * 1024,
+};
+// node:http2 only (the native engine needs neither: it bounds its own memory and never pushes).
+const HTTP2_OPTIONS = {
+  maxSessionMemory: 16,
+  peerMaxConcurrentStreams: 100,
+};
+// Timeouts in ms: slow or idle clients lose their connection instead of holding it.
+// headersTimeout also bounds an HTTP/2 client's preface and first SETTINGS, as nginx's
+// client_header_timeout does. A peer stalled inside a frame cannot be told from an idle one:
+// an HTTP/2 connection with no open stream gets http2IdleTimeout (nginx: keepalive_timeout),
+// one serving streams idleTimeout.
+const TIMEOUTS = {
+  handshakeTimeout: 10_000,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  http2IdleTimeout: 30_000,
+  idleTimeout: 120_000,
+  // An HTTP/2 streamed body that gets no DATA out this long is reset (nginx: send_timeout).
+  sendTimeout: 60_000,
+  // How often Node sweeps HTTP/1.1 connections for headersTimeout/requestTimeout (default 30 s).
+  connectionsCheckingInterval: 1_000,
+};
+// Enough for the 8 KiB request-target limit plus ordinary headers, so over-long paths get 414.
+const MAX_HTTP1_HEADER_BYTES = 32 * 1024;
+
+// Node's HTTP/1.1 timeouts and header limit on a server that serves HTTP/1.1 sockets.
+function applyHttp1Limits(server, timeouts) {
+  server.headersTimeout = timeouts.headersTimeout;
+  server.requestTimeout = timeouts.requestTimeout;
+  server.keepAliveTimeout = timeouts.keepAliveTimeout;
+  // Read when the server starts listening.
+  server.connectionsCheckingInterval = timeouts.connectionsCheckingInterval;
+  server.maxHeaderSize = MAX_HTTP1_HEADER_BYTES;
+  server.setTimeout(timeouts.idleTimeout);
+}
+
+module.exports = { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };
