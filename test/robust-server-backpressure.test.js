@@ -107,7 +107,7 @@ forEachEngine((engine) => {
     assert.equal(budget.limit, 128 * MiB, 'the default budget');
   });
 
-  test('an HTTP/2 stream whose window never opens is reset after sendTimeout, releasing what it held', async () => {
+  test('an HTTP/2 stream whose window never opens is reset after sendTimeout, releasing what it held', { timeout: 20_000 }, async () => {
     const quick = await startTestServer({ engine, files: { 'big.bin': BIG, 'big.txt': TEXT }, bufferLimit: MiB, timeouts: { sendTimeout: 1000 } });
     try {
       // A streamed file and a streamed compression, both on a session with a zero window.
