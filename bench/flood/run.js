@@ -1,5 +1,5 @@
 'use strict';
-// node bench/flood/run.js zero-window [--connections 40] [--streams 128]
+// node bench/flood/run.js zero-window [--connections 40] [--streams 128] [--engine node|native]
 // node bench/flood/run.js pipeline [--connections 40] [--requests 20000] [--path /small.txt]
 // Starts a fresh server (node server --port 0) on a temporary root (a 32 MiB file, a 16 KiB
 // file, a 3-byte file) and floods it from this process with clients that take nothing:
@@ -73,7 +73,7 @@ async function main() {
   const { positionals: [mode], values } = parseArgs({ allowPositionals: true, options: {
     connections: { type: 'string', default: '40' }, streams: { type: 'string', default: '128' },
     requests: { type: 'string', default: '20000' }, path: { type: 'string', default: '/small.txt' },
-    'hold-ms': { type: 'string', default: '8000' },
+    'hold-ms': { type: 'string', default: '8000' }, engine: { type: 'string', default: 'node' },
   } });
   if (mode !== 'zero-window' && mode !== 'pipeline') throw new Error('usage: run.js zero-window|pipeline [options]');
   installCleanupHandlers();
@@ -86,7 +86,7 @@ async function main() {
   await fs.writeFile(path.join(root, 'small.txt'), 'ok\n');
   const { cert, key } = await writeSelfSignedCert(dir);
   const ca = await fs.readFile(cert);
-  const server = await startProjectServer({ serverDir: path.join(REPO_ROOT, 'server'), root, workers: 1, cert, key, pin: (cmd, args) => [cmd, args] });
+  const server = await startProjectServer({ serverDir: path.join(REPO_ROOT, 'server'), root, workers: 1, engine: values.engine, cert, key, pin: (cmd, args) => [cmd, args] });
   const port = Number(new URL(server.url).port);
   try {
     await sleep(500);

@@ -9,13 +9,14 @@ const { spawnGroup, stopGroup, waitForLine } = require('../lib/process-group');
 // measures the process users run.
 const NODE_FLAGS = scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
 
-async function startProjectServer({ serverDir, root, workers, brotliEngine, cert, key, pin }) {
+async function startProjectServer({ serverDir, root, workers, brotliEngine, engine, cert, key, pin }) {
   // --no-precompress: the corpus's variants are the benchmark's to make, and a background run
   // would compete with the measurement for the cores.
   const args = [...NODE_FLAGS, serverDir, '--root', root, '--port', '0', '--host', '127.0.0.1', '--log-level', 'error',
     '--cert', cert, '--key', key, '--no-precompress'];
   if (workers > 1) args.push('--workers', String(workers));
   if (brotliEngine) args.push('--brotli-engine', brotliEngine);
+  if (engine) args.push('--engine', engine);
   const [cmd, cmdArgs] = pin(process.execPath, args);
   const child = spawnGroup(cmd, cmdArgs);
   let line;
