@@ -23,7 +23,7 @@
       ],
       "cflags": ["-O2", "-D_GNU_SOURCE"],
       "cflags_c": ["-std=c11"],
-      # -O3 vectorizes the encoder's latin1 check (native/binding/encoder_wrap.cc).
+      # -O3 vectorizes the encoder's latin1 check (native/binding/field_text.cc).
       "cflags_cc": ["-O3", "-std=c++17"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions"]

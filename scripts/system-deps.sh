@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Debian packages the tests and benchmarks use, and h2spec (built with Go).
+# The Debian packages the tests and benchmarks use, a few PyPI packages, and h2spec (built with Go).
 #   system-deps.sh check    lists what is missing (exit 1 if anything is)
 #   system-deps.sh install  installs what is missing (Debian packages need root and apt-get)
 set -uo pipefail
@@ -7,11 +7,12 @@ set -uo pipefail
 declare -A PKG=(
   [curl]=curl [openssl]=openssl [chromium]=chromium [wrk]=wrk [h2load]=nghttp2-client
   [nginx]=nginx [brotli]=brotli [zstd]=zstd [xz]=xz-utils [valgrind]=valgrind [clang]=clang
-  [taskset]=util-linux [python3]=python3 [certutil]=libnss3-tools
+  [taskset]=util-linux [python3]=python3 [certutil]=libnss3-tools [h2o]=h2o
 )
 # files that packages without a command provide
 declare -A FILE_PKG=(
   [/usr/include/nghttp2/nghttp2.h]=libnghttp2-dev
+  [/usr/include/nghttp3/nghttp3.h]=libnghttp3-dev
   [/usr/lib/nginx/modules/ngx_http_brotli_static_module.so]=libnginx-mod-http-brotli-static
 )
 missing=()
@@ -42,6 +43,15 @@ install_h2spec() {
 }
 # Without Go, Debian's golang-go builds it.
 if ! h2spec_path >/dev/null && ! command -v go >/dev/null 2>&1; then missing+=(golang-go); fi
+# Python modules (from PyPI) -> pip package
+declare -A PY_PKG=( [pylsqpack]=pylsqpack )
+missing_py=()
+# pip itself comes from Debian where it is missing.
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
+for mod in "${!PY_PKG[@]}"; do python3 -c "import $mod" >/dev/null 2>&1 || missing_py+=("${PY_PKG[$mod]}"); done
+# Python tools with a command (from PyPI) -> pip package: REDbot checks HTTP/1.1 responses.
+declare -A PY_CMD=( [redbot]=redbot )
+for cmd in "${!PY_CMD[@]}"; do command -v "$cmd" >/dev/null 2>&1 || missing_py+=("${PY_CMD[$cmd]}"); done
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u | sed '/^$/d')
 
 case "${1:-check}" in
@@ -49,6 +59,9 @@ case "${1:-check}" in
     status=0
     if path=$(h2spec_path); then echo "system-deps: h2spec at $path"
     else echo "system-deps: h2spec missing: go install $H2SPEC_MODULE  (or: bash scripts/system-deps.sh install)"; status=1; fi
+    if [ ${#missing_py[@]} -gt 0 ]; then
+      echo "system-deps: missing Python packages: ${missing_py[*]} (pip install ${missing_py[*]})"; status=1
+    fi
     if [ ${#missing[@]} -eq 0 ]; then echo "system-deps: all Debian packages present"; exit $status; fi
     echo "system-deps: missing Debian packages: ${missing[*]}"
     echo "system-deps: install them with: sudo apt-get install -y ${missing[*]}  (or: bash scripts/system-deps.sh install)"
@@ -63,6 +76,11 @@ case "${1:-check}" in
       export DEBIAN_FRONTEND=noninteractive
       apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
         || echo "system-deps: apt-get failed; tests that need ${missing[*]} will be skipped" >&2
+    fi
+    if [ ${#missing_py[@]} -gt 0 ]; then
+      echo "system-deps: pip installing ${missing_py[*]}"
+      python3 -m pip install -q "${missing_py[@]}" 2>/dev/null || python3 -m pip install -q --break-system-packages "${missing_py[@]}" \
+        || echo "system-deps: pip failed; tests that need ${missing_py[*]} will be skipped" >&2
     fi
     install_h2spec
     exit 0 ;;

@@ -4,6 +4,7 @@
 // lzma-native codes on the libuv thread pool, never on the event loop.
 
 const lzma = require('lzma-native');
+const { outputTooLarge } = require('./errors');
 
 // liblzma's lzma_lzma_preset() table, spelled out so the dictionary can be sized
 // to the input: preset 9 otherwise allocates and clears ~670 MiB of match-finder
@@ -72,13 +73,55 @@ function lzmaStream(coder, options) {
   return stream;
 }
 
-function runThrough(stream, input) {
+// lzma-native decodes each written chunk to its end on the thread pool before JS sees any of
+// the output, so the input is written in slices small enough that one slice cannot carry the
+// output past the cap by much. The most one input byte can decode to: a 273-byte rep0 match
+// costs 14 range-coder decisions of at least 0.022 bits each (probabilities saturate at
+// 31/2048), about 7,100 bytes per input byte; 1 GiB of zeros measured 7,080. Doubled for margin.
+const MAX_EXPANSION = 16 * 1024;
+const MIN_SLICE = 64; // at most 1 MiB decoded past the cap
+const MAX_SLICE = 64 * 1024;
+
+function sliceLength(room) {
+  return Math.min(MAX_SLICE, Math.max(MIN_SLICE, Math.floor(room / MAX_EXPANSION)));
+}
+
+// Runs `input` through `stream`, stopping (and destroying the stream, which frees its coder) as
+// soon as the output passes maxOutputLength; see CodingEngine in codings.js.
+function runThrough(stream, input, maxOutputLength = Infinity) {
   return new Promise((resolve, reject) => {
     const chunks = [];
-    stream.on('data', (chunk) => chunks.push(chunk));
-    stream.once('end', () => resolve(Buffer.concat(chunks)));
-    stream.once('error', reject);
-    stream.end(input);
+    let produced = 0;
+    let offset = 0;
+    let settled = false;
+    const fail = (err) => {
+      if (settled) return;
+      settled = true;
+      stream.destroy();
+      reject(err);
+    };
+    stream.on('data', (chunk) => {
+      produced += chunk.length;
+      if (produced > maxOutputLength) fail(outputTooLarge(maxOutputLength));
+      else chunks.push(chunk);
+    });
+    stream.once('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks));
+    });
+    stream.once('error', fail);
+    const feed = () => {
+      if (settled) return;
+      if (offset >= input.length) {
+        stream.end();
+        return;
+      }
+      const slice = input.subarray(offset, offset + sliceLength(maxOutputLength - produced));
+      offset += slice.length;
+      stream.write(slice, feed);
+    };
+    feed();
   });
 }
 
@@ -87,7 +130,7 @@ function createLzmaEngine() {
   return {
     compress: (input, settings) => runThrough(lzmaStream('aloneEncoder', encoderOptions(settings, input.length)), input),
     createCompressStream: (settings, sizeHint) => lzmaStream('aloneEncoder', encoderOptions(settings, sizeHint)),
-    decompress: (input) => runThrough(lzmaStream('aloneDecoder', {}), input),
+    decompress: (input, maxOutputLength) => runThrough(lzmaStream('aloneDecoder', {}), input, maxOutputLength),
   };
 }
 

@@ -25,7 +25,8 @@ function zlibEngine({ compress, decompress, createStream, options }) {
   return {
     compress: (input, settings) => compressAsync(input, options(settings, input.length)),
     createCompressStream: (settings, sizeHint) => createStream(options(settings, sizeHint)),
-    decompress: (input) => decompressAsync(input),
+    // zlib stops once its output passes maxOutputLength (RangeError ERR_BUFFER_TOO_LARGE).
+    decompress: (input, maxOutputLength) => decompressAsync(input, maxOutputLength === undefined ? {} : { maxOutputLength }),
   };
 }
 

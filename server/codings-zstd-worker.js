@@ -3,23 +3,30 @@
 // (de)compression, which must never run on the server's event loop, so every
 // zstd call happens here. Protocol (one reply per request, matched by id):
 //   { id, op: 'compress', level, input }        -> { id, output }
-//   { id, op: 'decompress', input }             -> { id, output }
+//   { id, op: 'decompress', input, maxOutputLength } -> { id, output }
 //   { id, op: 'write', session, level, input }  -> { id, output }  (opens the session on first use)
 //   { id, op: 'end', session, level }           -> { id, output }  (closes the session)
 //   { op: 'free', session }                     -> no reply         (abandons the session)
-// Errors come back as { id, error: { message, code } }.
+// Errors come back as { id, error: { name, message, code } }.
 
 const { parentPort } = require('node:worker_threads');
-const { Compressor, Decompressor } = require('zstd-napi');
+const { Compressor } = require('zstd-napi');
 const binding = require('zstd-napi/binding');
+const { outputTooLarge } = require('./errors');
 
 const OUT_CHUNK = binding.cStreamOutSize();
+const D_OUT_CHUNK = binding.dStreamOutSize();
+// RFC 9659 3: encoders of the "zstd" content coding must not need windows over 8 MB (2^23,
+// the limit browsers decode to), so a variant that needs more is not servable; the limit also
+// bounds the decoder's window buffer.
+const WINDOW_LOG_MAX = 23;
 // Contexts hold several MiB of tables at high levels; reusing a few avoids
 // reallocating them for every streamed response.
 const MAX_IDLE_CONTEXTS = 4;
 
 const compressor = new Compressor();
-const decompressor = new Decompressor();
+const dctx = new binding.DCtx();
+dctx.setParameter(binding.DParameter.windowLogMax, WINDOW_LOG_MAX);
 const sessions = new Map();
 const idleContexts = [];
 
@@ -55,13 +62,41 @@ function streamStep(cctx, input, endOp) {
   return Buffer.concat(parts);
 }
 
+/**
+ * Decodes every frame of `input` one output chunk at a time (never by the size a frame header
+ * claims), stopping as soon as the output passes maxOutputLength (see CodingEngine in codings.js).
+ */
+function decompress(input, maxOutputLength = Infinity) {
+  dctx.reset(binding.ResetDirective.sessionOnly);
+  const parts = [];
+  let total = 0;
+  let src = input;
+  // decompressStream returns 0 on the call that ends a frame (a call without progress after it
+  // would begin the next one).
+  let frameEnded = true;
+  for (;;) {
+    const dst = Buffer.allocUnsafe(D_OUT_CHUNK);
+    const [remaining, produced, consumed] = dctx.decompressStream(dst, src);
+    total += produced;
+    if (total > maxOutputLength) throw outputTooLarge(maxOutputLength);
+    if (produced > 0) parts.push(dst.subarray(0, produced));
+    if (produced > 0 || consumed > 0) frameEnded = remaining === 0;
+    src = src.subarray(consumed);
+    // A full chunk may leave decoded bytes behind; a short one with no input left means done.
+    if (src.length === 0 && produced < dst.length) {
+      if (!frameEnded) throw Object.assign(new Error('zstd input ends inside a frame'), { code: 'ERR_ZSTD_TRUNCATED' });
+      return Buffer.concat(parts);
+    }
+  }
+}
+
 function handle(msg) {
   switch (msg.op) {
     case 'compress':
       compressor.setParameters({ compressionLevel: msg.level });
       return compressor.compress(msg.input);
     case 'decompress':
-      return decompressor.decompress(msg.input);
+      return decompress(msg.input, msg.maxOutputLength);
     case 'write':
       return streamStep(openSession(msg.session, msg.level), msg.input, binding.EndDirective.continue);
     case 'end': {
@@ -92,6 +127,6 @@ parentPort.on('message', (msg) => {
     parentPort.postMessage({ id: msg.id, output }, [output.buffer]);
   } catch (err) {
     if (msg.session !== undefined) closeSession(msg.session);
-    parentPort.postMessage({ id: msg.id, error: { message: err.message, code: err.code || 'ERR_ZSTD' } });
+    parentPort.postMessage({ id: msg.id, error: { name: err.name, message: err.message, code: err.code || 'ERR_ZSTD' } });
   }
 });

@@ -61,7 +61,7 @@ class ZstdWorker {
     if (!waiter) return;
     this.pending.delete(id);
     if (this.pending.size === 0) this.worker.unref();
-    if (error) waiter.reject(Object.assign(new Error(error.message), { code: error.code }));
+    if (error) waiter.reject(Object.assign(new (error.name === 'RangeError' ? RangeError : Error)(error.message), { code: error.code }));
     else waiter.resolve(Buffer.from(output.buffer, output.byteOffset, output.byteLength));
   }
 
@@ -142,7 +142,7 @@ function createZstdEngine() {
   return {
     compress: (input, { level }) => pickWorker().request({ op: 'compress', level }, input),
     createCompressStream: ({ level }) => new ZstdCompressStream(level),
-    decompress: (input) => pickWorker().request({ op: 'decompress' }, input),
+    decompress: (input, maxOutputLength) => pickWorker().request({ op: 'decompress', maxOutputLength }, input),
   };
 }
 

@@ -3,6 +3,7 @@
 // the engines that implement them. Every call is asynchronous: zlib and
 // lzma-native run on the libuv thread pool, zstd on worker threads.
 
+const { constants: { MAX_LENGTH } } = require('node:buffer');
 const { createZlibBrotliEngine, createGzipEngine, createDeflateEngine } = require('./codings-zlib');
 const { createIltorbEngine } = require('./codings-iltorb');
 const { createLzmaEngine } = require('./codings-lzma');
@@ -71,10 +72,17 @@ function parseLevels(value, codings = CODINGS) {
 
 /**
  * What each per-coding module returns; `settings` is that coding's entry in LEVELS.
+ *
+ * decompress(input, maxOutputLength) resolves the decoded bytes when they number at most
+ * maxOutputLength (an integer >= 1; undefined: no cap). Input that decodes to more rejects with
+ * a RangeError whose code is ERR_BUFFER_TOO_LARGE (outputTooLarge in errors.js, as Node's zlib
+ * does), and the decoder stops as soon as it has passed the cap: it works in bounded chunks, so
+ * no more than the cap plus about one chunk (1 MiB at most) is ever held, and its state is
+ * freed. That is what bounds the memory a decompression bomb can take.
  * @typedef {object} CodingEngine
  * @property {(input: Buffer, settings: object) => Promise<Buffer>} compress
  * @property {(settings: object, sizeHint?: number) => import('node:stream').Transform} createCompressStream
- * @property {(input: Buffer) => Promise<Buffer>} decompress
+ * @property {(input: Buffer, maxOutputLength?: number) => Promise<Buffer>} decompress
  */
 
 const BROTLI_ENGINES = { zlib: createZlibBrotliEngine, iltorb: createIltorbEngine };
@@ -137,7 +145,8 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
    * @property {(coding: string, input: Buffer, options?: { level?: 'dynamic'|'max'|number }) => Promise<Buffer>} compress
    * @property {(coding: string, options?: { level?: 'dynamic'|'max', sizeHint?: number }) => import('node:stream').Transform} createCompressStream
    *   sizeHint (optional, bytes) lets br and lzma size their windows; destroying the stream releases its native state.
-   * @property {(coding: string, input: Buffer) => Promise<Buffer>} decompress
+   * @property {(coding: string, input: Buffer, options?: { maxOutputLength?: number }) => Promise<Buffer>} decompress
+   *   maxOutputLength caps the decoded size as CodingEngine describes.
    */
   return {
     available: CODINGS.filter((coding) => byCoding[coding]),
@@ -148,8 +157,11 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
     createCompressStream(coding, { level, sizeHint } = {}) {
       return engineFor(coding).createCompressStream(settingsFor(coding, level), sizeHint);
     },
-    async decompress(coding, input) {
-      return engineFor(coding).decompress(input);
+    async decompress(coding, input, { maxOutputLength } = {}) {
+      if (maxOutputLength !== undefined && !(Number.isInteger(maxOutputLength) && maxOutputLength >= 1 && maxOutputLength <= MAX_LENGTH)) {
+        throw codedError(`maxOutputLength must be an integer from 1 to ${MAX_LENGTH}, got ${maxOutputLength}`, 'ERR_OUT_OF_RANGE', RangeError);
+      }
+      return engineFor(coding).decompress(input, maxOutputLength);
     },
   };
 }

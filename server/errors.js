@@ -18,4 +18,10 @@ class RequestError extends Error {
   }
 }
 
-module.exports = { ConfigError, RequestError };
+// A decoder's output passed the maxOutputLength its caller set (see CodingEngine in codings.js);
+// the same code and class Node's zlib uses for its maxOutputLength.
+function outputTooLarge(maxOutputLength) {
+  return Object.assign(new RangeError(`decoded output exceeds ${maxOutputLength} bytes`), { code: 'ERR_BUFFER_TOO_LARGE' });
+}
+
+module.exports = { ConfigError, RequestError, outputTooLarge };

@@ -40,7 +40,8 @@ function variantAge(variant, stat) {
 class FileStore {
   // variantCodings: [[coding, extension]] in preference order, for codings the server offers.
   // dynamicReasons: { coding: null when it can be compressed on the fly, else why not }.
-  // decompress(coding, buffer): Promise<Buffer>, to check a variant by content (variantAge).
+  // decompress(coding, buffer, { maxOutputLength }): Promise<Buffer> (createEngines' own), to
+  // check a variant by content (variantAge).
   constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, log, decompress }) {
     Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, log, decompress });
     this.entries = new Map();
@@ -136,29 +137,47 @@ class FileStore {
   }
 
   // Null when `variant` decodes to the original's bytes, else why not; each pair of stats is
-  // decoded once. A failure to read the original counts as a mismatch: the variant is then
-  // compressed on the fly instead, and checked again once either file changes.
+  // decoded once. A failure to read either file counts as a mismatch: the variant is then
+  // compressed on the fly instead, and checked again once either file changes. Decoding stops
+  // one byte past the original's size (anything longer cannot be it), so a small variant that
+  // expands to gigabytes costs no more memory than the original.
   async verifyVariant(coding, variant, identity, real) {
     const key = `${variant.path}\0${statTag(variant.stat)}\0${statTag(identity.stat)}`;
     let verdict = this.verdicts.get(key);
     if (verdict !== undefined) return verdict;
-    if (identity.stat.size > VERIFY_MAX_BYTES) {
+    const { size } = identity.stat;
+    if (size > VERIFY_MAX_BYTES || variant.stat.size > VERIFY_MAX_BYTES) {
       verdict = `older than the file and too large (over ${VERIFY_MAX_BYTES} bytes) to check by content`;
     } else {
       try {
         const [original, compressed] = await Promise.all([
-          identity.bytes || fs.promises.readFile(real),
-          variant.bytes || fs.promises.readFile(variant.path),
+          identity.bytes ?? this.readAgain(real, identity.stat),
+          variant.bytes ?? this.readAgain(variant.path, variant.stat),
         ]);
-        const plain = await this.decompress(coding, compressed);
+        const plain = await this.decompress(coding, compressed, { maxOutputLength: size + 1 });
         verdict = plain.equals(original) ? null : 'older than the file, and does not decode to its current content';
       } catch (err) {
-        verdict = `older than the file, and cannot be checked by content (${err.message})`;
+        verdict = err.code === 'ERR_BUFFER_TOO_LARGE' ? `older than the file, and decodes to more than its ${size} bytes`
+          : `older than the file, and cannot be checked by content (${err.message})`;
       }
     }
     if (this.verdicts.size >= VERDICT_LIMIT) this.verdicts.clear();
     this.verdicts.set(key, verdict);
     return verdict;
+  }
+
+  // The whole content of a file opened before with `stat` (at most VERIFY_MAX_BYTES), read
+  // through a new open proven to be that same file: never by name, where a FIFO swapped in
+  // would hold a libuv thread forever and a swapped directory could redirect the read.
+  async readAgain(file, stat) {
+    const opened = await openInRoot(this.rootReal, file, { exact: true });
+    if (!sameStat(opened.stat, stat)) {
+      await close(opened.fd);
+      throw new Error('changed while being checked');
+    }
+    const read = await readOpened(opened, VERIFY_MAX_BYTES, null);
+    if (!sameStat(read.stat, stat)) throw new Error('changed while being checked');
+    return read.bytes;
   }
 
   // Resolves { stat, bytes } or null: a variant that is missing, a symlink, not a regular

@@ -2,7 +2,7 @@
 // HTTP/1.1 adapter (ALPN http/1.1 or no ALPN): hands the request to the core and writes the
 // descriptor it returns through the classic req/res API.
 
-const { pipeline } = require('node:stream');
+const { sendResponse } = require('./send-response');
 const { logAccess } = require('./access-log');
 const { requestHost } = require('./host-header');
 const { RequestError } = require('./errors');
@@ -67,23 +67,9 @@ function createHttp1Handler(core, log, isClosing) {
     decided.then((d) => {
       // While shutting down, finish this response but do not keep the connection.
       if (isClosing() || host.error !== undefined) res.shouldKeepAlive = false;
-      res.writeHead(d.status, d.headers);
-      const body = d.body;
-      if (body === null) {
-        res.end();
-        logAccess(log, req.method, req.url, d.status, d.coding, 0, startedAt);
-      } else if (Buffer.isBuffer(body)) {
-        res.end(body);
-        logAccess(log, req.method, req.url, d.status, d.coding, body.length, startedAt);
-      } else {
-        let sent = 0;
-        body.on('data', (chunk) => { sent += chunk.length; });
-        // On a client abort or a source error pipeline() destroys both sides: the fd and any
-        // compressor are released and a truncated body is never passed off as complete.
-        pipeline(body, res, (err) => {
-          logAccess(log, req.method, req.url, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt);
-        });
-      }
+      sendResponse(res, d, (err, sent) => {
+        logAccess(log, req.method, req.url, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt);
+      });
     }).catch((err) => {
       // decide() never rejects, so this is a failure while sending: drop this response only.
       log.error(`sending ${req.method} ${req.url} failed: ${err.stack || err}`);

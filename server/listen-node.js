@@ -1,6 +1,8 @@
 'use strict';
-// The `node` engine: node:http2's secure server, HTTP/1.1 through its allowHTTP1 fallback.
+// The `node` engine: node:http2's secure server, HTTP/1.1 through its allowHTTP1 fallback; with
+// tls null (--no-tls) node:http's plain HTTP/1.1 server.
 
+const http = require('node:http');
 const http2 = require('node:http2');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, applyHttp1Limits } = require('./limits');
 const { createHttp1Handler } = require('./http1');
@@ -24,9 +26,13 @@ function guardSession(session, timeouts) {
   });
 }
 
-// Returns { server (to listen on), closeHttp2() (GOAWAY to every session), destroyHttp2() }.
+// How often shutdown closes HTTP/1.1 keep-alive sockets that became idle.
+const IDLE_SWEEP_MS = 100;
+
+// Returns { server (to listen on), close() (graceful: GOAWAY to every session, HTTP/1.1
+// sockets closed as their last response ends), destroy() }.
 function createNodeListener({ tls, timeouts, core, log, isClosing }) {
-  const server = http2.createSecureServer({
+  const server = tls === null ? http.createServer() : http2.createSecureServer({
     cert: tls.cert,
     key: tls.key,
     allowHTTP1: true,
@@ -52,8 +58,12 @@ function createNodeListener({ tls, timeouts, core, log, isClosing }) {
   server.on('sessionError', (err) => log.debug(`http2 session error: ${err.message}`));
   return {
     server,
-    closeHttp2() { for (const session of sessions) session.close(); },
-    destroyHttp2() { for (const session of sessions) session.destroy(); },
+    close() {
+      for (const session of sessions) session.close();
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      server.once('close', () => clearInterval(sweep));
+    },
+    destroy() { for (const session of sessions) session.destroy(); },
   };
 }
 

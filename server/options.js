@@ -24,6 +24,7 @@ const OPTIONS = [
   { flag: 'key', key: 'key', arg: 'FILE', help: 'PEM private key (with --cert)' },
   { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(REPO_ROOT, 'certs'), help: 'where the localhost certificate signed by the local CA is made and reused' },
   { flag: 'ca-dir', key: 'caDir', arg: 'DIR', def: userConfigDir(), help: 'where the local CA is made once (trust it with "negotiate-h2 trust")' },
+  { flag: 'no-tls', key: 'https', bool: true, def: true, help: 'serve plain HTTP/1.1 on --port instead of HTTPS: for local development only (no HTTP/2, no encryption)' },
   { flag: 'http-port', key: 'httpPort', arg: 'N', parse: port, help: 'plain-HTTP port that redirects to HTTPS (off by default)' },
   { flag: 'public-host', key: 'publicHost', arg: 'NAME', parse: hostName, help: 'a name --http-port may redirect to besides the certificate\'s names' },
   { flag: 'encodings', key: 'encodings', arg: 'LIST', def: CODINGS.join(','), parse: encodings, help: 'server preference order, a subset of ' + CODINGS.join(',') },
@@ -37,7 +38,7 @@ const OPTIONS = [
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: headerValue, help: 'Cache-Control of file responses' },
   { flag: 'revalidate-ms', key: 'revalidateMs', arg: 'N', def: 0, parse: intIn(0, 3_600_000), help: 'reuse a file\'s stat for N ms (0 = check the disk on every request)' },
-  { flag: 'engine', key: 'engine', arg: 'E', def: 'node', parse: oneOf(['node', 'native']), help: 'HTTP/2 engine: node (node:http2) | native (server/h2, RFC 9113 in JS with the native HPACK codec)' },
+  { flag: 'engine', key: 'engine', arg: 'E', def: 'node', parse: oneOf(['node', 'native']), help: 'HTTP engines: node (node:http2 and Node\'s HTTP/1.1) | native (server/h2, RFC 9113 in JS with the native HPACK codec, and server/h1, RFC 9112)' },
   { flag: 'workers', key: 'workers', arg: 'N', def: 1, parse: intIn(1, Math.max(64, os.availableParallelism() * 4)), help: 'processes sharing the port (1 = no cluster)' },
   { flag: 'help', key: 'help', bool: true, help: 'show this help' },
 ];
@@ -241,6 +242,10 @@ function normalizeOptions(input = {}) {
     out[opt.key] = checkValue(opt, out[opt.key], `--${opt.flag}`);
   }
   if (Boolean(out.cert) !== Boolean(out.key)) throw new ConfigError('--cert and --key go together');
+  if (!out.https) {
+    const tlsOnly = ['httpPort', 'cert'].find((key) => out[key] !== undefined);
+    if (tlsOnly !== undefined) throw new ConfigError(`--${OPTIONS.find((o) => o.key === tlsOnly).flag} needs TLS and cannot go with --no-tls`);
+  }
   out.root = path.resolve(out.root);
   return out;
 }

@@ -73,4 +73,4 @@ function fsError(err) {
   return err;
 }
 
-module.exports = { parseRequestPath, realpathInRoot, isInside, fsError };
+module.exports = { parseRequestPath, realpathInRoot, isInside, fsError, MAX_PATH_LENGTH };

@@ -21,10 +21,6 @@ const { createPinning } = require('../bench/lib/pinning');
 const { decodeBody } = require('../bench/lib/decode-body');
 const { saveSection, loadResults, latestSections } = require('../bench/lib/results-store');
 const { buildReadme, writeReadme } = require('../bench/lib/results-readme');
-const { buildPlan, estimateSeconds } = require('../bench/server/plan');
-const { parseOptions } = require('../bench/server/options');
-const { rowTargets } = require('../bench/server/report');
-const { nginxConf } = require('../bench/server/nginx');
 
 const FIXTURES = path.join(__dirname, '..', 'bench', 'lib', 'fixtures');
 const fixture = (name) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -159,47 +155,13 @@ test('decode body: every coding round-trips, unknown codings are refused', async
   await assert.rejects(decodeBody('compress', src), { code: 'EUNKNOWNCODING' });
 });
 
-test('plan: default fits the time budget, nginx zstd is n/a, PNG only identity', () => {
-  const rows = buildPlan('default');
-  const seconds = estimateSeconds(rows, { durationS: 10, warmUpS: 2, repeat: 3 });
-  assert.ok(seconds <= 30 * 60, `default plan ETA ${seconds} s`);
-  assert.ok(rows.some((r) => r.server === 'nginx' && r.coding === 'zstd' && /cannot serve precompressed zstd/.test(r.skip)));
-  assert.ok(buildPlan('full').filter((r) => r.file === 'image').every((r) => r.coding === 'identity'));
-  assert.ok(buildPlan('full').every((r) => !(r.server.startsWith('nginx') && r.mode !== 'static')));
-  const h2br = buildPlan('default', { protocols: ['h2'], codings: ['br'], servers: ['ours'] });
-  assert.ok(h2br.length > 0 && h2br.every((r) => r.protocol === 'h2' && r.coding === 'br' && r.server === 'ours'));
-});
-
-test('options: defaults, quick, and usage errors', () => {
-  const d = parseOptions([]);
-  assert.equal(d.plan, 'default');
-  assert.equal(d.durationS, 10);
-  assert.equal(d.repeat, 3);
-  const q = parseOptions(['--quick', '--files', 'html,js']);
-  assert.equal(q.durationS, 3);
-  assert.deepEqual(q.filters.files, ['html', 'js']);
-  assert.throws(() => parseOptions(['--codings', 'bzip2']), { code: 'EUSAGE', message: /unknown bzip2/ });
-  assert.throws(() => parseOptions(['--repeat', '0']), { code: 'EUSAGE' });
-  assert.throws(() => parseOptions(['--quick', '--full']), { code: 'EUSAGE' });
-});
-
-test('nginx config: own prefix, brotli_static, HTTP/2 on the given port', () => {
-  const conf = nginxConf({ prefix: '/tmp/p', root: '/tmp/r', port: 4321, workers: 2, cert: '/c.pem', key: '/k.pem' });
-  assert.match(conf, /load_module \/usr\/lib\/nginx\/modules\/ngx_http_brotli_static_module\.so;/);
-  assert.match(conf, /worker_processes 2;/);
-  assert.match(conf, /pid \/tmp\/p\/nginx\.pid;/);
-  assert.match(conf, /listen 127\.0\.0\.1:4321 ssl http2;/);
-  assert.match(conf, /access_log off;/);
-  assert.match(conf, /brotli_static on;/);
-  assert.match(conf, /gzip_static on;/);
-});
-
 // A synthetic server-benchmark row with median == min == max.
 function row(fields, reqPerSec, rssMiB) {
   const one = (v) => ({ median: v, min: v, max: v, n: 1 });
   return {
     ...fields,
-    id: `${fields.protocol}/${fields.file}/${fields.mode}/${fields.coding}/${fields.server}`,
+    id: `${fields.protocol}/${fields.file}/${fields.mode}/${fields.coding}/${fields.server}/many`,
+    load: 'many',
     skip: '',
     summary: {
       reqPerSec: one(reqPerSec), bytesPerSec: one(1e6), p50Ms: one(1), p90Ms: one(2), p99Ms: one(3), maxMs: one(4),
@@ -224,23 +186,11 @@ function sampleSection() {
       row({ ...base, mode: 'static', coding: 'identity', server: 'ours' }, 8000, 80),
       row({ ...base, mode: 'warm', coding: 'lzma', server: 'ours' }, 100, 400),
       row({ ...base, mode: 'static', coding: 'lzma', server: 'ours' }, 9000, 80),
-      { ...base, mode: 'static', coding: 'zstd', server: 'nginx', id: 'h1/html/static/zstd/nginx', skip: 'nginx (Debian) cannot serve precompressed zstd' },
+      row({ ...base, mode: 'static', coding: 'br', server: 'nginx-ofc' }, 12000, 20),
+      { ...base, mode: 'static', coding: 'zstd', server: 'nginx', load: 'many', id: 'h1/html/static/zstd/nginx/many', skip: 'nginx (Debian) cannot serve precompressed zstd' },
     ],
   };
 }
-
-test('report: targets against nginx, precompressed and the lzma memory cap', () => {
-  const { rows } = sampleSection();
-  const find = (r, c) => rows.find((x) => Object.entries({ ...r, ...c }).every(([k, v]) => ['protocol', 'file', 'mode', 'coding', 'server'].includes(k) ? x[k] === v : true)) || null;
-  assert.deepEqual(rowTargets(rows[0], find), [
-    { text: '≥0.8x nginx: 0.90x', ok: true },
-    { text: 'RSS <150 MiB: 80', ok: true },
-  ]);
-  assert.deepEqual(rowTargets(rows[3], find), [
-    { text: '≥0.9x precompressed: 0.01x', ok: false },
-    { text: 'RSS ≤300 MiB: 400', ok: false },
-  ]);
-});
 
 test('results: sections of different kinds share a file; README renders each kind', async (t) => {
   const dir = tempDir(t);
@@ -253,17 +203,16 @@ test('results: sections of different kinds share a file; README renders each kin
   assert.deepEqual([...latestSections(results).keys()].sort(), ['made-up-kind', 'server']);
 
   const { markdown, charts } = await buildReadme(dir);
-  assert.match(markdown, /## Server: ours against nginx/);
+  assert.match(markdown, /## Server: ours against nginx and h2o/);
   assert.match(markdown, /Command: `npm run bench:server -- --quick`/);
-  assert.match(markdown, /\| index\.html \| precompressed \| br \| ours, 1 process \| 9,000 \|/);
+  assert.match(markdown, /\| index\.html \| precompressed \| br \| loaded \| ours, node engine \| 9,000 \|/);
   assert.match(markdown, /\| n\/a \|/);
-  assert.match(markdown, /✓ HTTPS\/1\.1 \(wrk\), index\.html, precompressed br, ours, 1 process: ≥0\.8x nginx: 0\.90x/);
-  assert.match(markdown, /!\[[^\]]*\]\(charts\/server-h1-html-reqs\.svg\)/);
-  assert.ok(charts['server-h1-html-reqs.svg'].startsWith('<svg'));
-  assert.ok(charts['server-h1-html-rss.svg'].startsWith('<svg'));
+  assert.match(markdown, /✓ HTTPS\/1\.1 \(wrk\), index\.html, precompressed br, ours, node engine: CPU\/req ≤1\.0× nginx \+ open_file_cache: 1\.00× \(50\.0 vs 50\.0 µs\)/);
+  assert.match(markdown, /!\[[^\]]*\]\(charts\/server-h1-cpu\.svg\)/);
+  for (const name of ['reqs', 'cpu', 'rss', 'p50']) assert.ok(charts[`server-h1-${name}.svg`].startsWith('<svg'), name);
   assert.match(markdown, /## made-up-kind\n[^]*No renderer for this kind/, 'a kind without a renderer still gets a section');
 
   await writeReadme(dir);
   assert.ok(fs.existsSync(path.join(dir, 'README.md')));
-  assert.ok(fs.existsSync(path.join(dir, 'charts', 'server-h1-html-reqs.svg')));
+  assert.ok(fs.existsSync(path.join(dir, 'charts', 'server-h1-cpu.svg')));
 });

@@ -99,6 +99,33 @@ for (const coding of CODINGS) {
     assert.ok((await engines.decompress(coding, after)).equals(INPUTS.text));
   });
 
+  // The cap counts decoded bytes: up to it resolves the whole output, past it rejects.
+  test(`${coding}: decompress with maxOutputLength`, async () => {
+    const input = INPUTS.text;
+    const compressed = await engines.compress(coding, input);
+    const empty = await engines.compress(coding, INPUTS.empty);
+    const cases = [
+      [compressed, input.length + 1, input],
+      [compressed, input.length, input],
+      [compressed, input.length - 1, 'ERR_BUFFER_TOO_LARGE'],
+      [compressed, 1, 'ERR_BUFFER_TOO_LARGE'],
+      [empty, 1, INPUTS.empty],
+      [compressed, 0, 'ERR_OUT_OF_RANGE'],
+      [compressed, 1.5, 'ERR_OUT_OF_RANGE'],
+      [compressed, Infinity, 'ERR_OUT_OF_RANGE'],
+    ];
+    for (const [source, maxOutputLength, expected] of cases) {
+      const what = `${source.length}-byte input, maxOutputLength ${maxOutputLength}`;
+      const outcome = await engines.decompress(coding, source, { maxOutputLength }).catch((err) => err);
+      if (Buffer.isBuffer(expected)) {
+        assert.ok(Buffer.isBuffer(outcome) && outcome.equals(expected), `${what}: ${outcome.message || 'wrong bytes'}`);
+      } else {
+        assert.ok(outcome instanceof RangeError, `${what}: a RangeError`);
+        assert.equal(outcome.code, expected, what);
+      }
+    }
+  });
+
   test(`${coding}: corrupt input is rejected`, async () => {
     const compressed = await engines.compress(coding, INPUTS.text);
     const corrupt = Buffer.concat([compressed.subarray(0, 12), Buffer.alloc(64, 0xa5)]);

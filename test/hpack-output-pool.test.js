@@ -29,7 +29,7 @@ test('an encoded block larger than the output slab does not break the next block
 });
 
 test('a large result gets its own memory, and later small results stay on a small slab', () => {
-  const SLAB_SIZE = 8192; // native/index.js
+  const SLAB_SIZE = 8192; // native/js/slab.js
   const big = Buffer.alloc(10 << 20, 'abcdefghij');
   const encoded = huffman.encode(big);
   // Decoding reserves room for the bound (8/5 of the input), far more than these 10 MiB.

@@ -9,41 +9,57 @@ const path = require('node:path');
 
 const TERMINATIONS = 150;
 
-// Worker modes: 'require' loads the addon over and over (dropping it from the
-// require cache, so that each load runs its init again: defining classes and
-// setting exports); 'codec' encodes, decodes and Huffman-codes, with a throw
-// every round, so termination lands inside calls that unwrap, create and throw.
-// Each says 'ready' once it has loaded the addon and starts its loop.
+// Worker modes: 'require' loads the addon over and over (dropping native/ and
+// the addon from the require cache, so that each load runs its init again:
+// defining the HPACK and QPACK classes and setting exports); 'hpack' encodes,
+// decodes and Huffman-codes, and 'qpack' encodes, decodes and exchanges both
+// instruction streams, each with throws every round, so termination lands
+// inside calls that unwrap, create and throw. Each says 'ready' once it has
+// loaded the addon and starts its loop.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { index, addon, mode } = workerData;
-const { Encoder, Decoder, huffman } = require(index);
+const { index, nativeDir, addon, mode } = workerData;
+const { Encoder, Decoder, huffman, QpackEncoder, QpackDecoder } = require(index);
 parentPort.postMessage('ready');
 if (mode === 'require') {
   for (;;) {
-    delete require.cache[index];
-    delete require.cache[addon];
+    for (const key of Object.keys(require.cache)) {
+      if (key.startsWith(nativeDir) || key === addon) delete require.cache[key];
+    }
     require(index);
   }
 }
-const encoder = new Encoder();
-const decoder = new Decoder();
 const headers = [[':method', 'GET'], [':path', '/a'], ['user-agent', 'x'.repeat(200)]];
-for (;;) {
-  decoder.decode(encoder.encode(headers));
-  huffman.decode(huffman.encode('www.example.com'));
-  try { new Decoder().decode(Buffer.from([0x80])); } catch {}
-  try { new Encoder().encode([['x', '\\u20ac']]); } catch {}
+if (mode === 'hpack') {
+  const encoder = new Encoder();
+  const decoder = new Decoder();
+  for (;;) {
+    decoder.decode(encoder.encode(headers));
+    huffman.decode(huffman.encode('www.example.com'));
+    try { new Decoder().decode(Buffer.from([0x80])); } catch {}
+    try { new Encoder().encode([['x', '\\u20ac']]); } catch {}
+  }
+}
+const settings = { maxTableCapacity: 4096, maxBlockedStreams: 10 };
+const encoder = new QpackEncoder(settings);
+const decoder = new QpackDecoder(settings);
+for (let i = 0; ; i = (i + 1) % 1024) {
+  const { section, encoderStream } = encoder.encode(4 * i, [...headers, ['x-round', String(i)]]);
+  decoder.feedEncoder(encoderStream);
+  decoder.decode(4 * i, section);
+  encoder.feedDecoder(decoder.readDecoderStream());
+  try { new QpackDecoder().decode(0, Buffer.from([0x00, 0x00, 0xff, 0x24])); } catch {}
+  try { encoder.encode(0, [['x', '\\u20ac']]); } catch {}
 }`;
 
 const PARENT = `
 const { Worker } = require('node:worker_threads');
-const [index, addon, count] = [process.argv[1], process.argv[2], Number(process.argv[3])];
+const [index, nativeDir, addon, count] = [process.argv[1], process.argv[2], process.argv[3], Number(process.argv[4])];
 (async () => {
   let terminated = 0;
   for (let i = 0; i < count; i++) {
-    const mode = i % 4 < 2 ? 'require' : 'codec';
-    const worker = new Worker(${JSON.stringify(WORKER)}, { eval: true, workerData: { index, addon, mode } });
+    const mode = ['require', 'hpack', 'qpack'][Math.floor(i / 2) % 3];
+    const worker = new Worker(${JSON.stringify(WORKER)}, { eval: true, workerData: { index, nativeDir, addon, mode } });
     worker.on('error', () => {});
     // Half right away (while the worker starts or first loads the addon), half
     // once its loop runs: a worker takes longer to start than the longest wait.
@@ -56,9 +72,10 @@ const [index, addon, count] = [process.argv[1], process.argv[2], Number(process.
 })();`;
 
 test(`${TERMINATIONS} worker terminations while loading or using the addon leave the process alive`, () => {
-  const index = path.join(__dirname, '..', 'native', 'index.js');
+  const nativeDir = path.join(__dirname, '..', 'native') + path.sep;
+  const index = path.join(nativeDir, 'index.js');
   const addon = path.join(__dirname, '..', 'build', 'Release', 'hpack.node');
-  const child = spawnSync(process.execPath, ['-e', PARENT, index, addon, String(TERMINATIONS)], {
+  const child = spawnSync(process.execPath, ['-e', PARENT, index, nativeDir, addon, String(TERMINATIONS)], {
     encoding: 'utf8',
     timeout: 120_000,
   });

@@ -73,7 +73,8 @@ test('the tarball installs and `npx negotiate-h2 DIR --port 0` serves DIR', { ti
 
   // npx does not forward signals to the server it runs: both get their own process group,
   // which the test signals as a whole.
-  const child = spawn('npx', ['--no-install', 'negotiate-h2', 'site', '--port', '0', '--certs-dir', path.join(dir, 'certs')],
+  const child = spawn('npx', ['--no-install', 'negotiate-h2', 'site', '--port', '0', '--certs-dir', path.join(dir, 'certs'),
+    '--ca-dir', path.join(dir, 'ca')],
     { cwd: app, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const group = (signal) => {
     try {
@@ -97,7 +98,8 @@ test('the tarball installs and `npx negotiate-h2 DIR --port 0` serves DIR', { ti
       if (m) { clearTimeout(timer); resolve(Number(m[1])); }
     });
   });
-  const ca = await fs.readFile(path.join(dir, 'certs', 'localhost-cert.pem'));
+  // The leaf is signed by the local CA made in --ca-dir (never the user's own config dir).
+  const ca = await fs.readFile(path.join(dir, 'ca', 'ca.pem'));
   const clients = createClients({ port, ca });
   const res = await clients.h2('/hello.txt');
   assert.equal(res.status, 200);

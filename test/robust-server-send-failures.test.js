@@ -1,6 +1,6 @@
 'use strict';
-// A failure while sending one response (a throw inside writeHead, or where an HTTP/2 engine sends
-// the response HEADERS) costs that response only: it is dropped or reset with INTERNAL_ERROR,
+// A failure while sending one response (a throw where an engine writes the HTTP/1.1 head, or
+// where it sends the HTTP/2 response HEADERS) costs that response only: it is dropped or reset with INTERNAL_ERROR,
 // and the process goes on serving. Without the adapters' own
 // catch, the throw would be an unhandled rejection, which ends a Node 20 process.
 
@@ -10,6 +10,7 @@ const http = require('node:http');
 const http2 = require('node:http2');
 const { forEachEngine, startTestServer } = require('./helpers/server');
 const { FrameWriter } = require('../server/h2/frame-writer');
+const { Http1Connection } = require('../server/h1/connection');
 
 forEachEngine((engine) => {
   let t;
@@ -49,8 +50,12 @@ forEachEngine((engine) => {
     return proto;
   }
 
-  test('HTTP/1.1: a throw in writeHead drops that response and the server keeps serving', async () => {
-    const restore = throwOnce(http.ServerResponse.prototype, 'writeHead');
+  // Where each engine writes an HTTP/1.1 response head: Node's ServerResponse.writeHead(), and
+  // the native engine's Http1Connection.send().
+  const head1Hook = () => (engine === 'node' ? [http.ServerResponse.prototype, 'writeHead'] : [Http1Connection.prototype, 'send']);
+
+  test('HTTP/1.1: a throw while writing the response head drops that response and the server keeps serving', async () => {
+    const restore = throwOnce(...head1Hook());
     try {
       await assert.rejects(t.h1('/small.txt'));
     } finally {

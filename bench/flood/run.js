@@ -86,7 +86,7 @@ async function main() {
   await fs.writeFile(path.join(root, 'small.txt'), 'ok\n');
   const { cert, key } = await writeSelfSignedCert(dir);
   const ca = await fs.readFile(cert);
-  const server = await startProjectServer({ serverDir: path.join(REPO_ROOT, 'server'), root, workers: 1, engine: values.engine, cert, key, pin: (cmd, args) => [cmd, args] });
+  const server = await startProjectServer({ serverDir: path.join(REPO_ROOT, 'server'), root, workers: 1, engine: values.engine, caps: { engineOption: true }, cert, key, pin: (cmd, args) => [cmd, args] });
   const port = Number(new URL(server.url).port);
   try {
     await sleep(500);

@@ -41,9 +41,9 @@ function fetchH2(url, headers, timeoutMs) {
   });
 }
 
-// protocol: 'h1' | 'h2'
+// protocol: 'h1' | 'h2'; acceptEncoding null sends no Accept-Encoding.
 function fetchSample(url, { protocol, acceptEncoding, timeoutMs = 30000 }) {
-  const headers = { 'accept-encoding': acceptEncoding };
+  const headers = acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding };
   return protocol === 'h2' ? fetchH2(url, headers, timeoutMs) : fetchH1(url, headers, timeoutMs);
 }
 

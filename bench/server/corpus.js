@@ -5,6 +5,8 @@
 //   app.js      ~200 KB of concatenated node-forge sources
 //   style.css   ~40 KB of Playwright's HTML report stylesheet
 //   icon.png    an already-compressed 400x400 PNG
+//   lorem_ipsum.txt  five paragraphs of lorem ipsum, about the size (3,484
+//               bytes) of the file the seed article measured (bench/server/seed.js)
 // Two roots: "variants" with the project's precompressed .br/.gz/.zst/.lzma
 // files next to each original, "plain" with the originals only (on-the-fly).
 const fs = require('node:fs/promises');
@@ -18,6 +20,7 @@ const FILES = {
   js: { name: 'app.js', compressible: true, build: buildJs },
   css: { name: 'style.css', compressible: true, build: buildCss },
   image: { name: 'icon.png', compressible: false, build: () => readSource('playwright-core/lib/server/chromium/appIcon.png') },
+  lorem: { name: 'lorem_ipsum.txt', compressible: true, build: async () => buildLorem() },
 };
 
 async function readSource(rel) {
@@ -110,6 +113,33 @@ async function buildCss() {
   return Buffer.from(`${css.slice(0, cut)}\n`);
 }
 
+// Lorem ipsum as generators make it: words drawn from the classic text (by a
+// fixed-seed LCG, so every run serves the same bytes), sentences of 6-14
+// words, five paragraphs of whole sentences within the seed's 3,484 bytes.
+const LOREM_WORDS = ('lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et '
+  + 'dolore magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo '
+  + 'consequat duis aute irure in reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint '
+  + 'occaecat cupidatat non proident sunt culpa qui officia deserunt mollit anim id est laborum').split(' ');
+function buildLorem(target = 3484, paragraphs = 5) {
+  let seed = 20151105;
+  const next = (n) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 16) % n;
+  };
+  const sentence = () => {
+    const words = Array.from({ length: 6 + next(9) }, () => LOREM_WORDS[next(LOREM_WORDS.length)]);
+    return `${words.join(' ').replace(/^./, (c) => c.toUpperCase())}.`;
+  };
+  const share = Math.floor(target / paragraphs) - 2; // each paragraph ends with a blank line
+  const out = [];
+  for (let p = 0; p < paragraphs; p++) {
+    let para = sentence();
+    for (let s = sentence(); para.length + 1 + s.length <= share; s = sentence()) para += ` ${s}`;
+    out.push(para);
+  }
+  return Buffer.from(`${out.join('\n\n')}\n`);
+}
+
 // precompress(dir) must write the variants next to the originals in dir.
 async function buildCorpus(tmpDir, { precompress }) {
   const roots = { variants: path.join(tmpDir, 'variants'), plain: path.join(tmpDir, 'plain') };
@@ -135,4 +165,13 @@ async function variantSize(root, name, coding) {
   }
 }
 
-module.exports = { buildCorpus, variantSize, FILE_KEYS: Object.keys(FILES), FILES };
+// Rows that fetch several corpus files in turn, as a browser loading a page.
+const MIXES = {
+  page: { name: 'page (4 files)', files: ['html', 'css', 'js', 'image'] },
+};
+// The corpus files a row's file key stands for.
+const filesOf = (key) => MIXES[key]?.files ?? [key];
+
+module.exports = {
+  buildCorpus, variantSize, filesOf, FILE_KEYS: [...Object.keys(FILES), ...Object.keys(MIXES)], FILES, MIXES,
+};

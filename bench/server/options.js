@@ -1,24 +1,37 @@
 'use strict';
-// Command line of `npm run bench:server`.
+// Command line of `npm run bench` (= bench:server).
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { ALL } = require('./plan');
 
-const USAGE = `usage: npm run bench:server -- [options]
-  --quick              few rows, 3 s each, 1 s warm-up (about 5 minutes)
+// Plan and timings of each preset; flags override the timings.
+const PRESETS = {
+  default: { plan: 'default', durationS: 10, warmUpS: 2, repeat: 3 },
+  quick: { plan: 'default', durationS: 2, warmUpS: 1, repeat: 1 },
+  smoke: { plan: 'smoke', durationS: 1, warmUpS: 1, repeat: 1 },
+  full: { plan: 'full', durationS: 10, warmUpS: 2, repeat: 3 },
+};
+
+const USAGE = `usage: npm run bench -- [options]
+  --quick              the default rows, 2 s each, 1 run, 1 s warm-up (about 3 minutes)
+  --smoke              4 headline rows, 1 s each, 1 run (under a minute)
   --full               every file x coding x server x protocol (hours)
-  --duration S         measured seconds per run (default 10; 3 with --quick)
-  --warmup S           warm-up seconds before measuring (default 2; 1 with --quick)
+  --duration S         measured whole seconds per run (default 10)
+  --warmup S           warm-up whole seconds before measuring, 0 for none (default 2)
   --repeat N           runs per row; the median and min-max are reported (default 3)
+  --rows PATTERNS      row ids protocol/file/mode/coding/server/load, * within a part,
+                       comma-separated; e.g. 'h2/html/static/br/*' or '*/js/*/br/ours-native'
   --files LIST         ${ALL.files.join(',')}
   --codings LIST       ${ALL.codings.join(',')}
   --servers LIST       ${ALL.servers.join(',')}
   --protocols LIST     ${ALL.protocols.join(',')}
   --modes LIST         ${ALL.modes.join(',')}  (precompressed, on the fly after warm-up, on the fly from start)
+  --loads LIST         ${ALL.loads.join(',')}  (wrk -c100 / h2load -c50 -m10, or one connection, one request at a time)
   --server-dir DIR     the server to measure (default: this repo's server/)
   --results-dir DIR    where the JSON and README go (default: bench/results)
+  --note TEXT          a remark printed with the results (e.g. what else ran on the machine)
   --dry-run            print the plan and its ETA, run nothing
-Filters narrow the chosen plan (default, --quick or --full).`;
+Filters narrow the chosen plan (default, --quick, --smoke or --full).`;
 
 function list(value, axis) {
   if (value === undefined) return undefined;
@@ -28,10 +41,19 @@ function list(value, axis) {
   return items;
 }
 
-function positive(value, name, { integer = false } = {}) {
+// wrk and h2load take whole seconds.
+function wholeSeconds(value, name, { min }) {
   const n = Number(value);
-  if (!(n > 0) || (integer && !Number.isInteger(n))) throw usageError(`--${name} must be a positive ${integer ? 'integer' : 'number'}`);
+  if (!Number.isInteger(n) || n < min) throw usageError(`--${name} must be a whole number of at least ${min}`);
   return n;
+}
+
+function rowPatterns(value) {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = items.filter((p) => !/^[\w*-]+(\/[\w*-]+){0,5}$/.test(p));
+  if (!items.length || bad.length) throw usageError(`--rows: bad pattern ${bad.join(', ') || '(empty)'}`);
+  return items;
 }
 
 function usageError(message) {
@@ -44,27 +66,31 @@ function parseOptions(argv) {
     ({ values } = parseArgs({
       args: argv,
       options: {
-        quick: { type: 'boolean' }, full: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-        duration: { type: 'string' }, warmup: { type: 'string' }, repeat: { type: 'string', default: '3' },
-        files: { type: 'string' }, codings: { type: 'string' }, servers: { type: 'string' }, protocols: { type: 'string' }, modes: { type: 'string' },
-        'server-dir': { type: 'string' }, 'results-dir': { type: 'string' },
+        quick: { type: 'boolean' }, smoke: { type: 'boolean' }, full: { type: 'boolean' }, 'dry-run': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        duration: { type: 'string' }, warmup: { type: 'string' }, repeat: { type: 'string' }, rows: { type: 'string' },
+        ...Object.fromEntries(Object.keys(ALL).map((axis) => [axis, { type: 'string' }])),
+        'server-dir': { type: 'string' }, 'results-dir': { type: 'string' }, note: { type: 'string' },
       },
     }));
   } catch (err) {
     throw usageError(err.message);
   }
   if (values.help) return { help: USAGE };
-  if (values.quick && values.full) throw usageError('--quick and --full exclude each other');
+  const presets = ['quick', 'smoke', 'full'].filter((p) => values[p]);
+  if (presets.length > 1) throw usageError(`--${presets.join(' and --')} exclude each other`);
+  const preset = PRESETS[presets[0] || 'default'];
   const repo = path.resolve(__dirname, '..', '..');
   return {
-    plan: values.quick ? 'quick' : values.full ? 'full' : 'default',
-    durationS: positive(values.duration ?? (values.quick ? 3 : 10), 'duration'),
-    warmUpS: positive(values.warmup ?? (values.quick ? 1 : 2), 'warmup'),
-    repeat: positive(values.repeat, 'repeat', { integer: true }),
-    filters: Object.fromEntries(Object.keys(ALL).map((axis) => [axis, list(values[axis], axis)])),
+    plan: preset.plan,
+    durationS: wholeSeconds(values.duration ?? preset.durationS, 'duration', { min: 1 }),
+    warmUpS: wholeSeconds(values.warmup ?? preset.warmUpS, 'warmup', { min: 0 }),
+    repeat: wholeSeconds(values.repeat ?? preset.repeat, 'repeat', { min: 1 }),
+    filters: { ...Object.fromEntries(Object.keys(ALL).map((axis) => [axis, list(values[axis], axis)])), rows: rowPatterns(values.rows) },
     serverDir: path.resolve(values['server-dir'] ?? path.join(repo, 'server')),
     resultsDir: values['results-dir'] ? path.resolve(values['results-dir']) : undefined,
     dryRun: Boolean(values['dry-run']),
+    note: values.note?.trim() || null,
   };
 }
 

@@ -9,16 +9,26 @@ const { spawnGroup, stopGroup, waitForLine } = require('../lib/process-group');
 // measures the process users run.
 const NODE_FLAGS = scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
 
-async function startProjectServer({ serverDir, root, workers, brotliEngine, engine, cert, key, pin }) {
-  // --no-precompress: the corpus's variants are the benchmark's to make, and a background run
-  // would compete with the measurement for the cores.
+// engine is passed only to servers that have --engine (caps.engineOption);
+// without caps (the soak benchmark) the server runs its default engine.
+// --no-precompress: the corpus's variants are the benchmark's to make, and a background run
+// would compete with the measurement for the cores.
+function serverArgs({ serverDir, root, workers, brotliEngine, engine, cert, key, caps = { engineOption: false } }) {
   const args = [...NODE_FLAGS, serverDir, '--root', root, '--port', '0', '--host', '127.0.0.1', '--log-level', 'error',
     '--cert', cert, '--key', key, '--no-precompress'];
   if (workers > 1) args.push('--workers', String(workers));
   if (brotliEngine) args.push('--brotli-engine', brotliEngine);
-  if (engine) args.push('--engine', engine);
-  const [cmd, cmdArgs] = pin(process.execPath, args);
-  const child = spawnGroup(cmd, cmdArgs);
+  if (caps.engineOption) args.push('--engine', engine);
+  return args;
+}
+
+// The server reads NEGOTIATE_* settings from its environment; the benchmark
+// measures its defaults and the flags above, whatever the shell exported.
+const serverEnv = (env) => Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('NEGOTIATE_')));
+
+async function startProjectServer({ pin, ...options }) {
+  const [cmd, cmdArgs] = pin(process.execPath, serverArgs(options));
+  const child = spawnGroup(cmd, cmdArgs, { env: serverEnv(process.env) });
   let line;
   try {
     line = await waitForLine(child, /https:\/\//, { what: 'server', timeoutMs: 20000 });
@@ -36,4 +46,4 @@ async function startProjectServer({ serverDir, root, workers, brotliEngine, engi
   };
 }
 
-module.exports = { startProjectServer };
+module.exports = { startProjectServer, serverArgs, serverEnv };

@@ -16,6 +16,7 @@ async function checkRequirements(rows, { serverDir }) {
     needs.push({ what: 'nginx', pkg: 'nginx', test: () => findOnPath('nginx') });
     needs.push({ what: 'nginx brotli_static module', pkg: 'libnginx-mod-http-brotli-static', test: () => exists(BROTLI_STATIC) });
   }
+  if (rows.some((r) => SERVERS[r.server].impl === 'h2o')) needs.push({ what: 'h2o', pkg: 'h2o', test: () => findOnPath('h2o') });
   const problems = [];
   const missingPkgs = [];
   for (const n of needs) {

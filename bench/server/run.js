@@ -1,13 +1,15 @@
 'use strict';
-// npm run bench:server: measures the project's server against nginx over
+// npm run bench (= bench:server): measures the project's server (both engines)
+// against nginx, nginx with open_file_cache and h2o over
 // HTTPS/1.1 (wrk) and HTTP/2 (h2load), writes bench/results/<date>-<host>.json
 // and regenerates bench/results/README.md. See --help.
 const fs = require('node:fs/promises');
 const os = require('node:os');
 const path = require('node:path');
 const { parseOptions } = require('./options');
-const { buildPlan, estimateSeconds, MODES, SERVERS } = require('./plan');
+const { buildPlan, estimateSeconds, MODES, SERVERS, LOADS } = require('./plan');
 const { checkRequirements } = require('./requirements');
+const { serverCapabilities } = require('./capabilities');
 const { buildCorpus, variantSize } = require('./corpus');
 const { measureRun, SERVER_CORE, CLIENT_CORE } = require('./measure');
 const { clientSettings } = require('./load-clients');
@@ -20,7 +22,8 @@ const { writeReadme } = require('../lib/results-readme');
 const { installCleanupHandlers, registerTempDir, removeTempDir, runToCompletion } = require('../lib/process-group');
 
 const minutes = (s) => `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
-const describe = (r) => `${r.protocol} ${r.file} ${MODES[r.mode].label} ${r.coding} @ ${SERVERS[r.server].label}`;
+const describe = (r) => `${r.protocol} ${r.file} ${MODES[r.mode].label} ${r.coding} @ ${SERVERS[r.server].label}`
+  + `${r.load === 'many' ? '' : `, ${LOADS[r.load].label}`}`;
 
 function printPlan(rows, opts) {
   const runnable = rows.filter((r) => !r.skip);
@@ -35,6 +38,7 @@ async function toolVersions() {
     wrk: await toolVersion('wrk', ['-v'], /wrk (\S+)/),
     h2load: await toolVersion('h2load', ['--version'], /h2load nghttp2\/(\S+)/),
     nginx: await toolVersion('nginx', ['-v'], /nginx\/(\S+)/),
+    h2o: await toolVersion('h2o', ['--version'], /h2o version (\S+)/),
     taskset: await toolVersion('taskset', ['-V'], /util-linux (\S+)/),
   };
 }
@@ -53,13 +57,15 @@ function runLine(run) {
   if (run.error) return `FAILED: ${run.error}`;
   const mb = (b) => (b / 2 ** 20).toFixed(0);
   return `${Math.round(run.reqPerSec)} req/s, p99 ${run.latencyMs.p99?.toFixed(1)} ms, ${run.errors.total} errors, `
-    + `peak RSS ${mb(run.peakRssBytes)} MB, ${run.cpuSeconds.toFixed(1)} CPU s, body ${run.sample.ok ? 'ok' : run.sample.problem}`;
+    + `peak RSS ${mb(run.peakRssBytes)} MB, ${run.cpuSeconds.toFixed(1)} CPU s, body ${run.sample.ok ? 'ok' : run.sample.problem}`
+    + `${run.h2loadHangs ? `, after ${run.h2loadHangs} hung h2load run${run.h2loadHangs > 1 ? 's' : ''}` : ''}`;
 }
 
 async function main() {
   const opts = parseOptions(process.argv.slice(2));
   if (opts.help) return console.log(opts.help);
-  const rows = buildPlan(opts.plan, opts.filters);
+  const caps = await serverCapabilities(opts.serverDir);
+  const rows = buildPlan(opts.plan, opts.filters, caps);
   if (rows.length === 0) throw Object.assign(new Error('the filters leave no rows to run'), { code: 'EEMPTYPLAN' });
   printPlan(rows, opts);
   if (opts.dryRun) return;
@@ -73,10 +79,11 @@ async function main() {
   const pinning = createPinning();
   console.log(pinning.enabled ? `pinning: servers on CPU ${SERVER_CORE}, load generators on CPU ${CLIENT_CORE}` : `pinning off: ${pinning.reason}`);
   const startedAt = new Date();
+  const loadAverageAtStart = os.loadavg();
   const tls = await writeSelfSignedCert(tmpDir);
   const precompress = (dir) => runToCompletion(process.execPath, [path.join(opts.serverDir, 'precompress.js'), dir, '--quiet'], { timeoutMs: 300000, name: 'precompress' });
   const corpus = await buildCorpus(tmpDir, { precompress });
-  const ctx = { ...opts, tmpDir, pinning, tls, corpus };
+  const ctx = { ...opts, tmpDir, pinning, tls, corpus, caps };
 
   // Repeats are the outer loop so that a disturbance from other work on the
   // machine hits one run of many rows rather than every run of one row.
@@ -102,13 +109,15 @@ async function main() {
   const finishedAt = new Date();
   const section = {
     command: commandLine(),
+    ...(opts.note ? { note: opts.note } : {}),
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     tools: await toolVersions(),
     config: {
-      plan: opts.plan, durationS: opts.durationS, warmUpS: opts.warmUpS, repeat: opts.repeat,
+      plan: opts.plan, durationS: opts.durationS, warmUpS: opts.warmUpS, repeat: opts.repeat, engines: caps.engines,
       clients: clientSettings(),
       pinning: pinning.enabled ? { serverCpu: SERVER_CORE, clientCpu: CLIENT_CORE } : { off: pinning.reason },
+      loadAverageAtStart,
       loadAverageAtEnd: os.loadavg(),
     },
     corpus: await corpusSummary(corpus),

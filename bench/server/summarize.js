@@ -5,6 +5,7 @@ const { summarize } = require('../lib/stats');
 const METRICS = {
   reqPerSec: (r) => r.reqPerSec,
   bytesPerSec: (r) => r.bytesPerSec,
+  meanMs: (r) => r.latencyMs.mean,
   p50Ms: (r) => r.latencyMs.p50,
   p90Ms: (r) => r.latencyMs.p90,
   p99Ms: (r) => r.latencyMs.p99,
@@ -21,6 +22,7 @@ function summarizeRuns(runs) {
   const summary = Object.fromEntries(Object.entries(METRICS).map(([name, get]) => [name, summarize(ok.map(get))]));
   summary.errors = ok.reduce((sum, r) => sum + r.errors.total, 0);
   summary.failedRuns = runs.length - ok.length;
+  summary.h2loadHangs = ok.reduce((sum, r) => sum + (r.h2loadHangs || 0), 0);
   summary.problems = [...new Set([
     ...runs.filter((r) => r.error).map((r) => r.error),
     ...ok.filter((r) => !r.sample.ok).map((r) => r.sample.problem),

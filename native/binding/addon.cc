@@ -1,6 +1,6 @@
 // Entry point of the addon (node-addon-api): the C core's Huffman coder,
-// encoder and decoder. Each environment that loads the addon (main thread,
-// worker thread) gets its own classes and static-table strings on its own
+// HPACK and QPACK encoders and decoders. Each environment that loads the addon
+// (main thread, worker thread) gets its own classes and static-table strings on its own
 // exports, which native/index.js keeps; no native code looks them up again, so
 // there is no per-environment instance data and nothing JS in process-wide
 // state. When the environment is shut down halfway (a worker terminated during
@@ -10,13 +10,16 @@
 #include "decoder_wrap.h"
 #include "encoder_wrap.h"
 #include "huffman_wrap.h"
+#include "qpack_decoder_wrap.h"
+#include "qpack_encoder_wrap.h"
 #include "static_table_wrap.h"
 
 namespace {
 
 Napi::Object Init(Napi::Env, Napi::Object exports)
 {
-    if (ExportHuffman(exports) && ExportEncoder(exports) && ExportDecoder(exports) && ExportStaticTable(exports))
+    if (ExportHuffman(exports) && ExportEncoder(exports) && ExportDecoder(exports) && ExportStaticTable(exports) &&
+        ExportQpackEncoder(exports) && ExportQpackDecoder(exports))
         return exports;
     return Napi::Object();
 }

@@ -7,9 +7,9 @@
 #include "export_property.h"
 #include "js_errors.h"
 
-// Base of the Encoder and Decoder classes: core_ is the C core's object,
-// freed by Free when the JS instance is collected.
-template <typename T, typename Core, void (*Free)(Core *)>
+// Base of the encoder and decoder classes: core_ is the C core's object,
+// freed by Free when the JS instance is collected; kCodec names the codes of their errors.
+template <typename T, typename Core, void (*Free)(Core *), Codec kCodec = Codec::kHpack>
 class CoreWrap : public Napi::ObjectWrap<T> {
 public:
     ~CoreWrap() override { Free(core_); }
@@ -17,7 +17,7 @@ public:
     // node-addon-api's own refusal of a call without new has no .code.
     static Napi::Value OnCalledAsFunction(const Napi::CallbackInfo &info)
     {
-        ThrowTypeError(info.Env(), "a class constructor must be called with new");
+        ThrowTypeError(info.Env(), "a class constructor must be called with new", kCodec);
         return Napi::Value();
     }
 
@@ -48,7 +48,7 @@ protected:
         if (this->IsEmpty())
             Free(core);
         else if (!(core_ = core))
-            ThrowHpackError(this->Env(), HPACK_ERR_NOMEM, what);
+            ThrowOutOfMemory(this->Env(), kCodec, what);
     }
 
     Core *core_ = nullptr;

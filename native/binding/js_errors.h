@@ -25,28 +25,41 @@
 
 #include "hpack.h"
 
+// The codec a class belongs to, which names its errors' codes: an argument
+// error is ERR_HPACK_INVALID_ARGUMENT or ERR_QPACK_INVALID_ARGUMENT. The
+// argument readers default to HPACK, the codec of most callers.
+enum class Codec { kHpack, kQpack };
+
 // Throw an Error for an enum hpack_error; .code is its hpack_strerror name.
 void ThrowHpackError(Napi::Env env, int err, const char *what);
 
-// Throw a TypeError or RangeError with .code ERR_HPACK_INVALID_ARGUMENT.
-void ThrowTypeError(Napi::Env env, const std::string &message);
-void ThrowRangeError(Napi::Env env, const std::string &message);
+// Throw an Error for an enum qpack_error: .code is its qpack_strerror name,
+// .h3Code the HTTP/3 error code to close the connection with (for the three
+// RFC 9204 section 6 errors), the message names what failed and why.
+void ThrowQpackError(Napi::Env env, int err, const char *what, const char *reason);
+
+// Throw the codec's out-of-memory Error (ERR_HPACK_NOMEM, ERR_QPACK_NOMEM).
+void ThrowOutOfMemory(Napi::Env env, Codec codec, const char *what);
+
+// Throw a TypeError or RangeError with .code ERR_HPACK_INVALID_ARGUMENT (or the QPACK one).
+void ThrowTypeError(Napi::Env env, const std::string &message, Codec codec = Codec::kHpack);
+void ThrowRangeError(Napi::Env env, const std::string &message, Codec codec = Codec::kHpack);
 
 // The argument readers below run on every call, so each asks N-API once
 // (node-addon-api's TypedArray and Number ask two or three times), and throws
 // the error named on failure.
 
 // The bytes of a Buffer or other Uint8Array argument, or a TypeError thrown.
-bool GetBytes(Napi::Value value, const char *what, const uint8_t **data, size_t *len);
+bool GetBytes(Napi::Value value, const char *what, const uint8_t **data, size_t *len, Codec codec = Codec::kHpack);
 
 // The writable room of a Uint8Array from a byte offset on, or a TypeError / RangeError thrown.
-bool GetRoom(Napi::Value array, Napi::Value offset, uint8_t **data, size_t *room);
+bool GetRoom(Napi::Value array, Napi::Value offset, uint8_t **data, size_t *room, Codec codec = Codec::kHpack);
 
 // The elements of an Int32Array argument, or a TypeError thrown.
-bool GetInt32s(Napi::Value value, const char *what, int32_t **data, size_t *count);
+bool GetInt32s(Napi::Value value, const char *what, int32_t **data, size_t *count, Codec codec = Codec::kHpack);
 
 // An integer in [0, 2^32) as uint32_t, or a TypeError / RangeError with message thrown.
-bool GetUint32(Napi::Value value, const char *message, uint32_t *out);
+bool GetUint32(Napi::Value value, const char *message, uint32_t *out, Codec codec = Codec::kHpack);
 
 // Table sizes the core accepts: 0 to 16 MiB.
 extern const char kTableSizeMessage[];

@@ -10,9 +10,11 @@ const fs = require('node:fs/promises');
 const path = require('node:path');
 const rfc = require('./rfc7541-examples');
 
-// Config bytes, matching the tables in fuzz_decoder.c and fuzz_roundtrip.c.
+// Config bytes, matching the tables in fuzz_decoder.c, fuzz_roundtrip.c and fuzz_qpack_decoder.c.
 const DECODER_TABLE_CONFIG = { 4096: 0, 256: 1, 65536: 3 };
 const ROUNDTRIP_TABLE_CONFIG = { 4096: 0, 256: 1 };
+const QPACK_CONFIG = { 4096: 0, 256: 1 }; // 100 blocked streams, 1 MiB sections
+const QPACK_ENCODER_STREAM = 0x80;
 const ROUNDTRIP_NEVER_INDEXED = 1;
 const ROUNDTRIP_END_OF_BLOCK = 2;
 
@@ -60,6 +62,63 @@ function roundtripSeed(config, headerBlocks) {
     parts.push(...encoded);
     size += blockBytes;
     count += headers.length;
+  }
+  return Buffer.concat(parts);
+}
+
+// A QPACK decoder seed: config byte, then (kind, length-framed bytes) records while they fit.
+function qpackSeed(config, records) {
+  const parts = [Buffer.from([config])];
+  let size = 1;
+  for (const [kind, bytes] of records) {
+    if (size > 1 && size + 3 + bytes.length > MAX_SEED_BYTES) break;
+    parts.push(Buffer.from([kind]), u16(bytes.length), bytes);
+    size += 3 + bytes.length;
+  }
+  return Buffer.concat(parts);
+}
+
+// RFC 9204 Appendix B: the encoder stream and the sections of streams 0, 4 and 8.
+const RFC9204_EXAMPLES = [
+  [0, '0000510b2f696e6465782e68746d6c'],
+  [QPACK_ENCODER_STREAM, '3fbd01c00f7777772e6578616d706c652e636f6dc10c2f73616d706c652f70617468'],
+  [1, '03811011'],
+  [QPACK_ENCODER_STREAM, '4a637573746f6d2d6b65790c637573746f6d2d76616c7565'],
+  [QPACK_ENCODER_STREAM, '02'],
+  [2, '050080c181'],
+  [QPACK_ENCODER_STREAM, '810d637573746f6d2d76616c756532'],
+];
+
+// A story through our QPACK encoder, acknowledged after every section, as decoder records.
+function qpackStory(tableSize, cases) {
+  // Loaded here: only this target needs the addon built.
+  const { QpackEncoder } = require('../qpack');
+  const enc = new QpackEncoder({ maxTableCapacity: tableSize, maxBlockedStreams: 100 });
+  const records = [];
+  cases.forEach((c, i) => {
+    const kind = (i % 63) + 1;
+    const fields = headerPairs(c).map(([n, v]) => [n, Buffer.from(v).toString('latin1')]);
+    const { section, encoderStream } = enc.encode(4 * kind, fields);
+    if (encoderStream.length) records.push([QPACK_ENCODER_STREAM, encoderStream]);
+    records.push([kind, section]);
+    enc.assumeAcknowledged();
+  });
+  return qpackSeed(QPACK_CONFIG[tableSize], records);
+}
+
+// A QPACK round-trip seed (fuzz_qpack_roundtrip.c): per section, encode it,
+// deliver the encoder stream, the section and the acknowledgments.
+const QPACK_ROUNDTRIP_MAX_FIELDS = 16;
+function qpackRoundtripSeed(config, headerBlocks) {
+  const parts = [Buffer.from([config])];
+  let size = 1;
+  for (const headers of headerBlocks.slice(0, 64)) {
+    const fields = headers.slice(0, QPACK_ROUNDTRIP_MAX_FIELDS).map(([name, value]) =>
+      Buffer.concat([Buffer.from([name === 'authorization' ? 1 : 0]), fuzzString(Buffer.from(name)), fuzzString(Buffer.from(value))]));
+    const op = Buffer.concat([Buffer.from([0, fields.length]), ...fields, Buffer.from([1, 255, 1, 255, 2, 3])]);
+    if (size > 1 && size + op.length > MAX_SEED_BYTES) break;
+    parts.push(op);
+    size += op.length;
   }
   return Buffer.concat(parts);
 }
@@ -151,6 +210,15 @@ function seedsFor(target, stories) {
         // The 256-byte table makes the same story evict constantly.
         return [roundtripSeed(ROUNDTRIP_TABLE_CONFIG[4096], blocks), roundtripSeed(ROUNDTRIP_TABLE_CONFIG[256], blocks)];
       });
+    case 'qpack_decoder':
+      return [
+        qpackSeed(QPACK_CONFIG[256], RFC9204_EXAMPLES.map(([kind, h]) => [kind, hex(h)])),
+        ...stories.filter((s) => s.encoder === 'raw-data').flatMap((s) => [qpackStory(4096, s.cases), qpackStory(256, s.cases)]),
+      ];
+    case 'qpack_roundtrip':
+      // Config: table 4096 or 256, 100 or 1 blocked streams, Huffman.
+      return stories.filter((s) => s.encoder === 'raw-data').flatMap((s) =>
+        [0x10, 0x11, 0x15].map((config) => qpackRoundtripSeed(config, s.cases.map(headerPairs))));
     default:
       throw new Error(`unknown fuzz target "${target}"`);
   }

@@ -91,22 +91,6 @@ static int lookup(const struct hpack_decoder *dec, uint32_t idx, struct hpack_he
     return hpack_dyn_entry_at(&dec->table, idx - HPACK_STATIC_TABLE_LEN, h);
 }
 
-static int reserve_scratch(struct hpack_decoder *dec, size_t block_len)
-{
-    /* The shortest Huffman code is 5 bits, so no block decodes to more than 8/5 of itself. */
-    size_t need = block_len / 5 * 8 + 8;
-    uint8_t *p;
-
-    if (need <= dec->scratch_cap)
-        return HPACK_OK;
-    p = realloc(dec->scratch, need);
-    if (!p)
-        return HPACK_ERR_NOMEM;
-    dec->scratch = p;
-    dec->scratch_cap = need;
-    return HPACK_OK;
-}
-
 /* A literal field (RFC 7541 6.2); *p is at its first byte. */
 static int read_literal(struct hpack_decoder *dec, const uint8_t **p, const uint8_t *end, struct hpack_scratch *sc,
                         struct hpack_header *h)
@@ -121,10 +105,10 @@ static int read_literal(struct hpack_decoder *dec, const uint8_t **p, const uint
     if (idx)
         rc = lookup(dec, idx, h);
     else
-        rc = hpack_string_decode(p, end, dec->limits.max_string_length, sc, &h->name, &h->name_len);
+        rc = hpack_string_decode(p, end, 7, dec->limits.max_string_length, sc, &h->name, &h->name_len);
     if (rc != HPACK_OK)
         return rc;
-    rc = hpack_string_decode(p, end, dec->limits.max_string_length, sc, &h->value, &h->value_len);
+    rc = hpack_string_decode(p, end, 7, dec->limits.max_string_length, sc, &h->value, &h->value_len);
     if (rc != HPACK_OK)
         return rc;
     h->flags = !indexing && (first & 0x10) ? HPACK_HEADER_NEVER_INDEXED : 0;
@@ -142,7 +126,7 @@ static ssize_t decode_block(struct hpack_decoder *dec, const uint8_t *p, const u
     struct hpack_header h;
     size_t count = 0, size_updates = 0;
     uint64_t list_size = 0;
-    int rc = reserve_scratch(dec, (size_t)(end - p));
+    int rc = hpack_scratch_reserve(&dec->scratch, &dec->scratch_cap, hpack_scratch_need((size_t)(end - p)));
 
     if (rc != HPACK_OK)
         return rc;

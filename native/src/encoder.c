@@ -1,16 +1,13 @@
 /* The HPACK encoder: strategy selection, size-update signalling, field representations. */
 #include <stdlib.h>
 #include <string.h>
+#include "field_rules.h"
 #include "header_index.h"
 #include "hpack.h"
 #include "integer.h"
 #include "static_table.h"
 #include "string_literal.h"
 
-
-/* Cookie crumbs this short could be recovered by probing the compression ratio
- * (CRIME-style), so they are never indexed; nghttp2 draws the same line. */
-#define COOKIE_NEVER_INDEX_BELOW 20
 
 /* Representation bits and prefix sizes (RFC 7541 6). */
 #define REP_INDEXED 0x80u
@@ -117,39 +114,14 @@ size_t hpack_encoder_bound(const struct hpack_encoder *enc, const struct hpack_h
     return n;
 }
 
-static int never_indexed(const struct hpack_encoder *enc, const struct hpack_header *h, int token)
-{
-    return (h->flags & HPACK_HEADER_NEVER_INDEXED) || token == HPACK_TOKEN_AUTHORIZATION ||
-           (token == HPACK_TOKEN_COOKIE && h->value_len < COOKIE_NEVER_INDEX_BELOW && !enc->index_short_cookies);
-}
-
-/* Fields whose values are almost always new (a path, a length, a validator, a
- * cookie being set, an age): indexing them would only evict entries that get
- * reused. The paper's reference encoder (haskell-http2) skips the first five;
- * age, which nghttp2 also skips, saves another 0.1% on hpack-test-case. */
-static int is_volatile(int token)
-{
-    switch (token) {
-    case HPACK_TOKEN_PATH:
-    case HPACK_TOKEN_CONTENT_LENGTH:
-    case HPACK_TOKEN_CONTENT_LOCATION:
-    case HPACK_TOKEN_ETAG:
-    case HPACK_TOKEN_SET_COOKIE:
-    case HPACK_TOKEN_AGE:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* A literal field: representation bits, name index (0: literal name follows), value. */
 static uint8_t *write_literal(const struct hpack_encoder *enc, uint8_t *p, uint8_t rep, size_t name_index,
                               const struct hpack_header *h)
 {
     p += hpack_int_encode(p, rep, rep == REP_INCREMENTAL ? 6 : 4, (uint32_t)name_index);
     if (name_index == 0)
-        p += hpack_string_encode(p, h->name, h->name_len, enc->huffman);
-    return p + hpack_string_encode(p, h->value, h->value_len, enc->huffman);
+        p += hpack_string_encode(p, 0, 7, h->name, h->name_len, enc->huffman);
+    return p + hpack_string_encode(p, 0, 7, h->value, h->value_len, enc->huffman);
 }
 
 static uint8_t *encode_field(struct hpack_encoder *enc, uint8_t *p, const struct hpack_header *field)
@@ -166,7 +138,7 @@ static uint8_t *encode_field(struct hpack_encoder *enc, uint8_t *p, const struct
     if (!h.value_len)
         h.value = empty;
     token = hpack_static_token(h.name, h.name_len);
-    never = never_indexed(enc, &h, token);
+    never = hpack_field_never_indexed(&h, token, enc->index_short_cookies);
     if (enc->indexing == HPACK_INDEX_NONE)
         return write_literal(enc, p, never ? REP_NEVER_INDEXED : REP_WITHOUT_INDEXING, 0, &h);
     if (token >= 0) {
@@ -191,7 +163,7 @@ static uint8_t *encode_field(struct hpack_encoder *enc, uint8_t *p, const struct
         if (id)
             name_index = HPACK_STATIC_TABLE_LEN + hpack_dyn_index_of(&enc->table, id);
     }
-    if (never || (!enc->index_volatile && is_volatile(token)) ||
+    if (never || (!enc->index_volatile && hpack_field_is_volatile(token)) ||
         h.name_len + h.value_len + HPACK_ENTRY_OVERHEAD > enc->table.max_size)
         return write_literal(enc, p, never ? REP_NEVER_INDEXED : REP_WITHOUT_INDEXING, name_index, &h);
     p = write_literal(enc, p, REP_INCREMENTAL, name_index, &h);

@@ -1,12 +1,15 @@
 /* String literal coding. Encoding takes one pass over the string: the paper's
  * length guessing (Yamamoto et al., CFI'17, 3.2) instead of measuring the
  * Huffman length first or encoding into a temporary buffer. */
+#include <stdlib.h>
 #include <string.h>
 #include "string_literal.h"
 
-size_t hpack_string_encode(uint8_t *dst, const uint8_t *s, size_t len, int huffman)
+size_t hpack_string_encode(uint8_t *dst, uint8_t first, unsigned prefix_bits, const uint8_t *s, size_t len,
+                           int huffman)
 {
-    size_t prefix = hpack_int_size((uint32_t)len, 7);
+    size_t prefix = hpack_int_size((uint32_t)len, prefix_bits);
+    uint8_t huffman_flag = (uint8_t)(1u << prefix_bits);
 
     if (huffman && len > 0) {
         /* Huffman saves about a fifth on typical header text: size the length
@@ -14,23 +17,23 @@ size_t hpack_string_encode(uint8_t *dst, const uint8_t *s, size_t len, int huffm
          * len bytes makes the coder give up as soon as Huffman would be longer
          * and keeps it inside the plain form's hpack_string_bound. A tie goes
          * to Huffman, as in RFC 7541 C.6.2 ("307"). */
-        size_t guess_prefix = hpack_int_size((uint32_t)(len - len / 5), 7);
+        size_t guess_prefix = hpack_int_size((uint32_t)(len - len / 5), prefix_bits);
         ssize_t n = hpack_huffman_encode(s, len, dst + guess_prefix, len);
         if (n >= 0) {
-            size_t real_prefix = hpack_int_size((uint32_t)n, 7);
+            size_t real_prefix = hpack_int_size((uint32_t)n, prefix_bits);
             if (real_prefix != guess_prefix)
                 memmove(dst + real_prefix, dst + guess_prefix, (size_t)n);
-            hpack_int_encode(dst, 0x80, 7, (uint32_t)n);
+            hpack_int_encode(dst, first | huffman_flag, prefix_bits, (uint32_t)n);
             return real_prefix + (size_t)n;
         }
     }
-    hpack_int_encode(dst, 0x00, 7, (uint32_t)len);
+    hpack_int_encode(dst, first, prefix_bits, (uint32_t)len);
     memcpy(dst + prefix, s, len);
     return prefix + len;
 }
 
-int hpack_string_decode(const uint8_t **p, const uint8_t *end, size_t max_len, struct hpack_scratch *scratch,
-                        const uint8_t **out, size_t *out_len)
+int hpack_string_decode(const uint8_t **p, const uint8_t *end, unsigned prefix_bits, size_t max_len,
+                        struct hpack_scratch *scratch, const uint8_t **out, size_t *out_len)
 {
     const uint8_t *s = *p;
     uint32_t len;
@@ -38,8 +41,8 @@ int hpack_string_decode(const uint8_t **p, const uint8_t *end, size_t max_len, s
 
     if (s == end)
         return HPACK_ERR_TRUNCATED;
-    huffman = *s & 0x80;
-    rc = hpack_int_decode(&s, end, 7, &len);
+    huffman = *s & (1u << prefix_bits);
+    rc = hpack_int_decode(&s, end, prefix_bits, &len);
     if (rc != HPACK_OK)
         return rc;
     /* Refuse before waiting for or decoding bytes we would reject anyway; a
@@ -63,5 +66,19 @@ int hpack_string_decode(const uint8_t **p, const uint8_t *end, size_t max_len, s
         scratch->pos += n;
     }
     *p = s + len;
+    return HPACK_OK;
+}
+
+int hpack_scratch_reserve(uint8_t **buf, size_t *cap, size_t need)
+{
+    uint8_t *p;
+
+    if (need <= *cap)
+        return HPACK_OK;
+    p = realloc(*buf, need);
+    if (!p)
+        return HPACK_ERR_NOMEM;
+    *buf = p;
+    *cap = need;
     return HPACK_OK;
 }

@@ -3,6 +3,8 @@
 // takes (lowercase names, pseudo-headers included, duplicates joined as node:http2 joins them),
 // or the reason it is malformed (a stream error of type PROTOCOL_ERROR, 8.1.1).
 
+const { addField } = require('../header-object');
+
 // 8.2.1 with RFC 9110 5.1: a field name is a token, and lowercase in HTTP/2.
 const NAME_CHARS = new Uint8Array(256);
 for (const c of "abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~") NAME_CHARS[c.charCodeAt(0)] = 1;
@@ -12,9 +14,6 @@ const CONTENT_LENGTH = /^[0-9]{1,15}$/;
 
 // 8.2.2: connection-specific fields are malformed in HTTP/2 (te is checked separately).
 const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
-// RFC 6265 5.4 via 8.2.3: split cookie fields are joined with "; " before HTTP/1.1 semantics.
-const COOKIE_SEPARATOR = '; ';
-const LIST_SEPARATOR = ', ';
 // RFC 9113 6.5.2: each field counts its name and value octets plus 32.
 const FIELD_OVERHEAD = 32;
 
@@ -31,20 +30,6 @@ function isRequestPseudo(name) {
   switch (name) {
     case ':method': case ':scheme': case ':authority': case ':path': return true;
     default: return false;
-  }
-}
-
-// The header object is a plain object (fast property access in the core); the two lowercase
-// names Object.prototype has are kept as own properties without touching the prototype.
-function own(headers, name) {
-  return name === '__proto__' || name === 'constructor' ? (Object.hasOwn(headers, name) ? headers[name] : undefined) : headers[name];
-}
-
-function set(headers, name, value) {
-  if (name === '__proto__' || name === 'constructor') {
-    Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    headers[name] = value;
   }
 }
 
@@ -85,8 +70,7 @@ function readRequestHeaders(fields, request) {
       if (contentLength !== -1 && contentLength !== n) return 'conflicting content-length';
       contentLength = n;
     }
-    const previous = own(headers, name);
-    set(headers, name, previous === undefined ? value : previous + (name === 'cookie' ? COOKIE_SEPARATOR : LIST_SEPARATOR) + value);
+    addField(headers, name, value);
   }
   const method = headers[':method'];
   if (method === undefined) return 'missing :method';

@@ -72,7 +72,7 @@ async function startTestServer({ files = {}, ...options } = {}) {
   const tls = await testCertificate();
   let server;
   try {
-    server = await startServer({ host: '127.0.0.1', port: 0, logLevel: 'silent', tls, ...options, root });
+    server = await startServer({ host: '127.0.0.1', port: 0, logLevel: 'silent', tls, engine: process.env.NEGOTIATE_ENGINE, ...options, root });
   } catch (err) {
     if (tmp) await fs.rm(tmp, { recursive: true, force: true });
     throw err;
@@ -128,7 +128,7 @@ function spawnCli(args, { env = {}, engine, cwd } = {}) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`CLI did not start:\n${out}`)); }, SPAWN_TIMEOUT_MS);
     const onData = () => {
-      const m = /listening on (https:\/\/\S+?:(\d+)\/)[^\n]*?(?:; (http:\/\/\S+) redirects there)?\n/.exec(out);
+      const m = /listening on (https?:\/\/\S+?:(\d+)\/)[^\n]*?(?:; (http:\/\/\S+) redirects there)?\n/.exec(out);
       if (!m) return;
       clearTimeout(timer);
       child.stdout.off('data', onData);

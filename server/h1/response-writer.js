@@ -1,0 +1,77 @@
+'use strict';
+// HTTP/1.1 response heads (RFC 9112 4-6) from the core's descriptors. A descriptor's header
+// object is serialised once and remembered: the core hands out the same prebuilt objects for
+// every response of a representation, so the common case only appends Date and framing.
+
+const { STATUS_CODES } = require('node:http');
+
+// RFC 9110 5.1 token / 5.5 field-value: what Node's writeHead() also refuses to send.
+const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// eslint-disable-next-line no-control-regex
+const BAD_FIELD_VALUE = /[\0-\x08\x0a-\x1f\x7f]/;
+
+const blocks = new WeakMap();
+const statusLines = new Map();
+
+function statusLine(status) {
+  let line = statusLines.get(status);
+  if (line === undefined) {
+    line = `HTTP/1.1 ${status} ${STATUS_CODES[status] || 'Unknown'}\r\n`;
+    statusLines.set(status, line);
+  }
+  return line;
+}
+
+// Throws on a name or value that could split the head: that is a bug upstream, and the
+// connection adapter turns it into a dropped response rather than an injected header.
+function fieldBlock(headers) {
+  let block = blocks.get(headers);
+  if (block === undefined) {
+    block = '';
+    for (const name in headers) {
+      const value = headers[name];
+      if (!FIELD_NAME.test(name) || BAD_FIELD_VALUE.test(value)) throw new Error(`refusing to send header ${JSON.stringify(name)}`);
+      block += `${name}: ${value}\r\n`;
+    }
+    blocks.set(headers, block);
+  }
+  return block;
+}
+
+let dateSecond = -1;
+let dateLine = '';
+
+// RFC 9110 6.6.1: an origin server with a clock sends Date; its resolution is one second.
+function currentDateLine() {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateLine = `date: ${new Date(second * 1000).toUTCString()}\r\n`;
+  }
+  return dateLine;
+}
+
+// RFC 9110 6.4.1: these never have content, whatever the method.
+function statusHasBody(status) {
+  return status >= 200 && status !== 204 && status !== 304;
+}
+
+// chunked: the body has no Content-Length and the peer speaks HTTP/1.1 (an HTTP/1.0 body
+// without a length ends with the connection). connection: 'close', 'keep-alive' (an HTTP/1.0
+// peer that asked for it) or null (HTTP/1.1 persistence, RFC 9112 9.3).
+function formatHead(status, headers, chunked, connection) {
+  let head = statusLine(status) + fieldBlock(headers) + currentDateLine();
+  if (chunked) head += 'transfer-encoding: chunked\r\n';
+  if (connection !== null) head += `connection: ${connection}\r\n`;
+  return head + '\r\n';
+}
+
+// RFC 9112 7.1 chunked coding: size line, data, CRLF; the last chunk has size 0, no trailers.
+function chunkPrefix(length) {
+  return `${length.toString(16)}\r\n`;
+}
+const CHUNK_SUFFIX = '\r\n';
+const LAST_CHUNK = '0\r\n\r\n';
+
+module.exports = { formatHead, statusHasBody, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK };
