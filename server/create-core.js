@@ -10,6 +10,7 @@ const { CompressCache } = require('./compress-cache');
 const { MIN_COMPRESS_BYTES } = require('./compressibility');
 const { FileStore } = require('./file-store');
 const { Core } = require('./core');
+const { ByteBudget } = require('./byte-budget');
 const { negotiateEndpoint } = require('./negotiate-endpoint');
 const { MODES: RESPONSE_HEADER_MODES } = require('./h2/response-headers');
 
@@ -21,6 +22,11 @@ const DEFAULT_TUNING = {
   fileCacheBytes: 64 * MiB,
   compressCacheBytes: 64 * MiB,
   maxConcurrentCompressions: os.availableParallelism(),
+  // Response bytes held in memory on their way to clients (see server/byte-budget.js): 5120
+  // stalled HTTP/2 streams (40 connections x 128) pin one 16 KiB first chunk each, 80 MiB.
+  bufferedBytesLimit: 128 * MiB,
+  // Compressed output spooled to temporary files for clients slower than the compressor.
+  spoolDiskBytes: 1024 * MiB,
   // How the native engine encodes response headers (see server/h2/response-headers.js).
   responseHeaders: 'cached',
 };
@@ -70,7 +76,12 @@ function createCore(options, tuning, log) {
     log,
     decompress: engines.decompress,
   });
-  return new Core({ store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint, negotiatePath: options.negotiateEndpoint });
+  return new Core({
+    store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions,
+    negotiateEndpoint, negotiatePath: options.negotiateEndpoint,
+    budget: new ByteBudget(tuning.bufferedBytesLimit),
+    spoolDisk: new ByteBudget(tuning.spoolDiskBytes),
+  });
 }
 
 module.exports = { createCore, resolveTuning };

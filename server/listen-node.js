@@ -45,7 +45,7 @@ function createNodeListener({ tls, timeouts, core, log, isClosing }) {
   // from 'stream' directly, so 'request' must only ever see HTTP/1.1.
   for (const hook of server.listeners('newListener')) server.off('newListener', hook);
   applyHttp1Limits(server, timeouts);
-  server.on('stream', createHttp2Handler(core, log, HTTP2_SETTINGS.maxHeaderListSize));
+  server.on('stream', createHttp2Handler(core, log, HTTP2_SETTINGS.maxHeaderListSize, timeouts.sendTimeout));
   server.on('request', createHttp1Handler(core, log, isClosing));
 
   const sessions = new Set();
