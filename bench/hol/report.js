@@ -32,19 +32,32 @@ const CAVEATS = [
     + ' gaps (none). The acknowledgments\' timing sets QPACK\'s ratio, so it changes with RTT and spacing.',
 ];
 
+// A figure needing a grid point the run did not have (--quick) shows as not run.
+class MissingPoint extends Error {}
+
 function lookup(section) {
   return (schemeId, at) => {
     if (!at) return section.grid[schemeId];
     const point = section.points.find((p) => p.rttMs === at.rttMs && p.loss === at.loss);
-    return point ? point.schemes[schemeId] : null;
+    if (!point) throw new MissingPoint();
+    return point.schemes[schemeId];
   };
+}
+
+function oursOrNotRun(figure, get) {
+  try {
+    return figure.ours(get);
+  } catch (err) {
+    if (err instanceof MissingPoint) return 'not in this grid';
+    throw err;
+  }
 }
 
 function modelText(section) {
   return [
-    `${section.stories} hpack-test-case stories (\`raw-data/story_*.json\`), each one connection of ${section.requests} requests in all,`
+    `${section.stories} hpack-test-case stories (\`raw-data/story_*.json\`, ${section.requests} requests; each story is one connection),`
       + ` requests issued ${section.spacingMs} ms apart from t = 0; RTT ${section.rtts.join(', ')} ms × loss ${section.losses.map(pct).join(', ')}`
-      + ` × ${section.seeds} seeds per point (${section.runsPerPoint} runs of a scheme per point). Tables of ${section.tableCapacity} bytes for both codecs;`
+      + ` × ${section.seeds} seeds per point (${section.runsPerPoint} runs of each scheme per point). Tables of ${section.tableCapacity} bytes for both codecs;`
       + ' HPACK is our encoder (`linear`, Huffman), QPACK our `QpackEncoder` with the blocked-streams setting shown.',
     '',
     `Network (the seed's model): every chunk arrives RTT/2 after it is sent; it travels in packets of ≤ ${section.packetBytes} bytes, each lost with`
@@ -62,8 +75,8 @@ function modelText(section) {
 
 function seedTable(section) {
   const get = lookup(section);
-  return table([{ title: `seed (${SEED.source})` }, right('seed figure'), right('ours'), { title: 'why they differ' }],
-    FIGURES.map((f) => [f.claim, f.seed, f.ours(get), f.why]));
+  return table([{ title: `seed (${SEED.source})` }, { title: 'seed figure' }, { title: 'ours' }, { title: 'why they differ' }],
+    FIGURES.map((f) => [f.claim, f.seed, oursOrNotRun(f, get), f.why]));
 }
 
 function pointTable(section, schemes) {
