@@ -4,8 +4,7 @@
 // over the same link) through the real codecs, and a tiny end-to-end run.
 const test = require('node:test');
 const assert = require('node:assert');
-const { QpackEncoder } = require('../native');
-const { mulberry32, seedFrom } = require('../bench/hol/prng');
+const { seededRandom } = require('../bench/hol/prng');
 const { lossyLink, orderedStream, PACKET_BYTES } = require('../bench/hol/network');
 const { hpackBlockSizes, replayHpack, replayQpack } = require('../bench/hol/replay');
 const { measureRun, peakHeld } = require('../bench/hol/metrics');
@@ -42,19 +41,10 @@ function replayScheme(schemeId, sections, link) {
   return replayQpack(sections, sendTimes(sections.length, SPACING), link, { blockedStreams });
 }
 
-// Bytes an encoder sends for SAME when no acknowledgment ever comes back.
-function bytesWithoutAcks(blockedStreams) {
-  const enc = new QpackEncoder({ maxTableCapacity: 4096, maxBlockedStreams: blockedStreams });
-  return SAME.reduce((n, fields, i) => {
-    const { section, encoderStream } = enc.encode(4 * i, fields);
-    return n + section.length + encoderStream.length;
-  }, 0);
-}
-
 test('the PRNG replays a seed exactly and separates seeds', () => {
-  const draw = (seed) => Array.from({ length: 5 }, mulberry32(seed));
-  assert.deepStrictEqual(draw(seedFrom(100, 0.02, 'story_00', 0)), draw(seedFrom(100, 0.02, 'story_00', 0)));
-  assert.notDeepStrictEqual(draw(seedFrom(100, 0.02, 'story_00', 0)), draw(seedFrom(100, 0.02, 'story_00', 1)));
+  const draw = (...parts) => Array.from({ length: 5 }, seededRandom(...parts));
+  assert.deepStrictEqual(draw(100, 0.02, 'story_00', 0), draw(100, 0.02, 'story_00', 0));
+  assert.notDeepStrictEqual(draw(100, 0.02, 'story_00', 0), draw(100, 0.02, 'story_00', 1));
   for (const x of draw(7)) assert.ok(x >= 0 && x < 1);
 });
 
@@ -131,20 +121,24 @@ test('HPACK held bytes: every block waiting behind the lost one', () => {
 
 test('0 blocked streams: while acks are lost the encoder references no unacknowledged entry', () => {
   // The decoder gets the inserts and acknowledges them, but every ack is late
-  // beyond the whole run: the bytes are those of an encoder that never hears one.
-  const starved = measureRun(replayQpack(SAME, TIMES, scriptedLink(['decoder:*'], 1e9), { blockedStreams: 0 }));
+  // beyond the whole run: no section may reference the dynamic table.
+  const starved = replayQpack(SAME, TIMES, scriptedLink(['decoder:*'], 1e9), { blockedStreams: 0 });
   assert.ok(starved.decoderStreamBytes > 0);
-  assert.strictEqual(starved.cumulative, 0);
-  assert.strictEqual(starved.wireBytes, bytesWithoutAcks(0));
-  // With acks on time the encoder references the acknowledged entries and sends less.
-  const acked = measureRun(replayQpack(SAME, TIMES, scriptedLink([]), { blockedStreams: 0 }));
-  assert.strictEqual(acked.cumulative, 0);
+  assert.deepStrictEqual(starved.requests.map((r) => r.referencesTable), Array(SAME.length).fill(false));
+  assert.strictEqual(measureRun(starved).cumulative, 0);
+  // Acks on time: no reference before an ack can be back (one RTT), every section after the first one that references the
+  // table does too, and the bytes shrink.
+  const acked = replayQpack(SAME, TIMES, scriptedLink([]), { blockedStreams: 0 });
+  const first = acked.requests.findIndex((r) => r.referencesTable);
+  assert.ok(first !== -1 && TIMES[first] >= RTT, `first reference at ${TIMES[first]} ms`);
+  assert.ok(acked.requests.slice(first).every((r) => r.referencesTable));
+  assert.strictEqual(measureRun(acked).cumulative, 0);
   assert.ok(acked.wireBytes < starved.wireBytes, `${acked.wireBytes} < ${starved.wireBytes}`);
 });
 
 test('no loss: zero HOL delay for every scheme on a random link too', () => {
   for (const scheme of SCHEMES) {
-    const link = lossyLink({ rttMs: RTT, loss: 0, rng: mulberry32(1) });
+    const link = lossyLink({ rttMs: RTT, loss: 0, rng: seededRandom(1) });
     const run = measureRun(replayScheme(scheme.id, SAME, link));
     assert.strictEqual(run.cumulative, 0, scheme.id);
     assert.strictEqual(run.peakBuffered, 0, scheme.id);

@@ -58,7 +58,7 @@ function replayQpack(sections, sendTimes, link, { blockedStreams, tableCapacity 
   const encoderStream = orderedStream(link, 'encoder');
   const decoderStream = orderedStream(link, 'decoder');
   const queue = new EventQueue();
-  const requests = sections.map(() => ({ arrival: null, decoded: null, bytes: 0 }));
+  const requests = sections.map(() => ({ arrival: null, decoded: null, bytes: 0, referencesTable: false }));
   const held = [];
   let wireBytes = 0;
   let decoderStreamBytes = 0;
@@ -84,6 +84,8 @@ function replayQpack(sections, sendTimes, link, { blockedStreams, tableCapacity 
         queue.push(release, { type: 'inserts', bytes: inserts });
       }
       requests[i].bytes = section.length;
+      // The Encoded Required Insert Count (8-bit prefix) is 0 exactly when no dynamic entry is referenced.
+      requests[i].referencesTable = section[0] !== 0;
       requests[i].arrival = link.deliver(time, section.length, 'request');
       queue.push(requests[i].arrival, { type: 'section', i, section });
     },

@@ -4,7 +4,7 @@
 // of runs with none, compression ratio and the decoder's peak buffer.
 const { percentileOfSorted, median } = require('../lib/stats');
 const { lossyLink } = require('./network');
-const { mulberry32, seedFrom } = require('./prng');
+const { seededRandom } = require('./prng');
 const { hpackBlockSizes, replayHpack, replayQpack } = require('./replay');
 const { measureRun } = require('./metrics');
 const { sendTimes } = require('./grid');
@@ -55,7 +55,7 @@ function simulatePoint({ rttMs, loss, seeds, spacingMs, stories, schemes, pooled
       for (let s = 0; s < seeds; s++) {
         // The same seed for every scheme: the same network luck, as far as
         // their different packet counts allow.
-        const rng = mulberry32(seedFrom(rttMs, loss, story.name, s));
+        const rng = seededRandom(rttMs, loss, story.name, s);
         const run = measureRun(replay(scheme, story, times, lossyLink({ rttMs, loss, rng })));
         for (const d of run.delays) delays.push(d);
         cumulative.push(run.cumulative);
