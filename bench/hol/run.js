@@ -29,13 +29,15 @@ function options(argv) {
     seeds: { type: 'string' },
   } });
   const grid = { ...(values.quick ? QUICK : FULL) };
-  if (values.seeds !== undefined) grid.seeds = positive(values.seeds, '--seeds');
+  if (values.seeds !== undefined) grid.seeds = positive(values.seeds, '--seeds', { integer: true });
   return { quick: values.quick, grid, spacingMs: positive(values.spacing, '--spacing') };
 }
 
-function positive(text, flag) {
+function positive(text, flag, { integer = false } = {}) {
   const n = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || !(n > 0)) throw new Error(`${flag} must be a positive number, got '${text}'`);
+  if (!(integer ? /^\d+$/ : /^\d+(\.\d+)?$/).test(text) || !(n > 0)) {
+    throw new Error(`${flag} must be a positive ${integer ? 'integer' : 'number'}, got '${text}'`);
+  }
   return n;
 }
 
