@@ -38,7 +38,7 @@ const OPTIONS = [
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: headerValue, help: 'Cache-Control of file responses' },
   { flag: 'revalidate-ms', key: 'revalidateMs', arg: 'N', def: 0, parse: intIn(0, 3_600_000), help: 'reuse a file\'s stat for N ms (0 = check the disk on every request)' },
-  { flag: 'engine', key: 'engine', arg: 'E', def: 'node', parse: oneOf(['node', 'native']), help: 'HTTP engines: node (node:http2 and Node\'s HTTP/1.1) | native (server/h2, RFC 9113 in JS with the native HPACK codec, and server/h1, RFC 9112)' },
+  { flag: 'engine', key: 'engine', arg: 'E', def: 'native', parse: oneOf(['node', 'native']), help: 'HTTP engines: node (node:http2 and Node\'s HTTP/1.1) | native (server/h2, RFC 9113 in JS with the native HPACK codec, and server/h1, RFC 9112)' },
   { flag: 'workers', key: 'workers', arg: 'N', def: 1, parse: intIn(1, Math.max(64, os.availableParallelism() * 4)), help: 'processes sharing the port (1 = no cluster)' },
   { flag: 'help', key: 'help', bool: true, help: 'show this help' },
 ];
