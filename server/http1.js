@@ -3,13 +3,13 @@
 // descriptor it returns through the classic req/res API.
 
 const { pipeline } = require('node:stream');
-const { logAccess } = require('./access-log');
 const { requestHost } = require('./host-header');
 const { RequestError } = require('./errors');
 
 function createHttp1Handler(core, log, isClosing) {
   return function onRequest(req, res) {
     const startedAt = performance.now();
+    const client = { remoteAddress: req.socket.remoteAddress, protocol: req.httpVersion === '1.0' ? 'http/1.0' : 'http/1.1', headers: req.headers };
     const host = requestHost(req);
     // RFC 9112 3.2: a missing (HTTP/1.1), repeated or malformed Host is a 400, and the connection
     // is closed since the client and any intermediary may disagree on what it asked for.
@@ -22,17 +22,17 @@ function createHttp1Handler(core, log, isClosing) {
       const body = d.body;
       if (body === null) {
         res.end();
-        logAccess(log, req.method, req.url, d.status, d.coding, 0, startedAt);
+        core.logAccess(req.method, req.url, d.status, d.coding, 0, startedAt, client);
       } else if (Buffer.isBuffer(body)) {
         res.end(body);
-        logAccess(log, req.method, req.url, d.status, d.coding, body.length, startedAt);
+        core.logAccess(req.method, req.url, d.status, d.coding, body.length, startedAt, client);
       } else {
         let sent = 0;
         body.on('data', (chunk) => { sent += chunk.length; });
         // On a client abort or a source error pipeline() destroys both sides: the fd and any
         // compressor are released and a truncated body is never passed off as complete.
         pipeline(body, res, (err) => {
-          logAccess(log, req.method, req.url, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt);
+          core.logAccess(req.method, req.url, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt, client);
         });
       }
     }).catch((err) => {

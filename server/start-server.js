@@ -15,6 +15,8 @@ const { MIN_COMPRESS_BYTES } = require('./compressibility');
 const { FileStore } = require('./file-store');
 const { Core } = require('./core');
 const { negotiateEndpoint } = require('./negotiate-endpoint');
+const { createAccessLog } = require('./access-log');
+const { createSite } = require('./site');
 const { createRedirectServer } = require('./redirect-server');
 const { watchCertificates } = require('./tls/reload');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS } = require('./limits');
@@ -72,6 +74,7 @@ async function startServer(input = {}) {
     dynamicReasons[coding] = !options.dynamic ? 'no variant and dynamic compression is off (--no-dynamic)'
       : !engines.available.includes(coding) ? 'no variant and no engine for it in this runtime' : null;
   }
+  const site = await createSite(options);
   const store = new FileStore({
     rootReal,
     encodings: options.encodings,
@@ -82,10 +85,12 @@ async function startServer(input = {}) {
     maxBytes: tuning.fileCacheBytes,
     revalidateMs: options.revalidateMs,
     cacheControl: options.cacheControl,
+    headerRules: site.headerRules,
     log,
     decompress: engines.decompress,
   });
-  const core = new Core({ store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint, negotiatePath: options.negotiateEndpoint });
+  const core = new Core({ store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint, negotiatePath: options.negotiateEndpoint,
+    logAccess: createAccessLog(log, options.logFormat), site });
 
   let closing = null;
   const listener = LISTENERS[options.engine]({

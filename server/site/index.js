@@ -1,0 +1,19 @@
+'use strict';
+// The site-level settings the core and the file store use, from the normalised options:
+// { spa, listing, headerRules (compiled), hidden(real) }. The configuration file is hidden
+// wherever it sits in the root: it may hold what the site's owner does not publish.
+
+const fs = require('node:fs/promises');
+const { compileHeaderRules } = require('./header-rules');
+
+async function createSite(options) {
+  const configReal = options.config !== undefined ? await fs.realpath(options.config).catch(() => null) : null;
+  return {
+    spa: options.spa,
+    listing: options.listing,
+    headerRules: compileHeaderRules(options.headers),
+    hidden: (real) => real === configReal,
+  };
+}
+
+module.exports = { createSite };
