@@ -36,6 +36,7 @@ function readConfigFile(root, explicit, options) {
   const known = [...byKey.keys(), 'headers'];
   const values = {};
   for (const [key, value] of Object.entries(json)) {
+    if (NOT_IN_FILE.has(key)) throw new ConfigError(`${label}: "${key}" cannot be set in the configuration file (use the flag)`);
     if (!known.includes(key)) {
       const hint = closest(key, known);
       throw new ConfigError(`${label}: unknown key "${key}"${hint !== null ? ` (did you mean ${hint}?)` : ''}`);
