@@ -6,6 +6,7 @@
 const fs = require('node:fs/promises');
 const path = require('node:path');
 const { typeOfName, isVariantName, whyNotCompressible } = require('./compressibility');
+const { CONFIG_NAME } = require('./site/config-file');
 
 /** Whether the file (by its name) is worth compressing, by the rule the server applies. */
 function isCompressibleName(name) {
@@ -33,10 +34,12 @@ function nonRegularReason(entry) {
 async function listSourceFiles(dir) {
   const files = [];
   const skipped = [];
+  const root = path.resolve(dir);
   async function visit(current) {
     const entries = await fs.readdir(current, { withFileTypes: true });
     for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
+      // The site configuration is never served, so it needs no variants.
+      if (entry.name.startsWith('.') || (current === root && entry.name === CONFIG_NAME)) continue;
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) {
         await visit(full).catch((err) => skipped.push({ file: full, reason: `unreadable directory (${err.code || err.message})` }));
@@ -47,7 +50,7 @@ async function listSourceFiles(dir) {
       }
     }
   }
-  await visit(path.resolve(dir));
+  await visit(root);
   const byName = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
   return { files: files.sort(byName), skipped: skipped.sort((a, b) => byName(a.file, b.file)) };
 }

@@ -33,6 +33,7 @@ const LISTING_PAGE = '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>
   '<tr><td><a href="./a%20b.txt">a b.txt</a></td><td>5</td></tr>\n' +
   '<tr><td><a href="./orphan.gz">orphan.gz</a></td><td>13</td></tr>\n' +
   '</table>\n</body></html>\n';
+const CONFIG = JSON.stringify({ headers: RULES, spa: true, listing: true });
 const HTML = 'text/html,application/xhtml+xml,*/*;q=0.8';
 
 forEachEngine((engine) => {
@@ -42,7 +43,7 @@ forEachEngine((engine) => {
     const files = { 'index.html': '<h1>app</h1>', 'plain.txt': 'plain', 'js/app.1f.js': JS, 'assets/a.txt': 'asset', ...LISTED };
     on = await startTestServer({
       engine,
-      files: { ...files, '404.html': NOT_FOUND_PAGE, 'negotiate.config.json': JSON.stringify({ headers: RULES, spa: true, listing: true }) },
+      files: { ...files, '404.html': NOT_FOUND_PAGE, 'negotiate.config.json': CONFIG, 'negotiate.config.json.gz': zlib.gzipSync(CONFIG) },
     });
     off = await startTestServer({ engine, files });
   });
@@ -91,10 +92,16 @@ forEachEngine((engine) => {
       assert.equal(none.headers['cache-control'], 'public, max-age=0');
     });
 
-    test(`${proto}: negotiate.config.json is never served`, async () => {
-      const r = await on[proto]('/negotiate.config.json', { headers: { 'accept': '*/*' } });
-      assert.equal(r.status, 404);
-      assert.equal(r.body.toString(), NOT_FOUND_PAGE);
+    test(`${proto}: negotiate.config.json is never served, nor its variants`, async () => {
+      for (const [target, ae] of [['/negotiate.config.json', 'identity'], ['/negotiate.config.json', 'gzip'], ['/negotiate.config.json.gz', 'identity']]) {
+        const r = await on[proto](target, { headers: { 'accept': '*/*', 'accept-encoding': ae } });
+        assert.equal(r.status, 404, target);
+        // The 404 page, in the coding asked for: nothing of the configuration.
+        assert.equal(r.headers['content-encoding'], ae === 'gzip' ? 'gzip' : undefined, target);
+        assert.equal((ae === 'gzip' ? zlib.gunzipSync(r.body) : r.body).toString(), NOT_FOUND_PAGE, target);
+      }
+      const listed = (await on[proto]('/')).body.toString();
+      assert.equal(listed, '<h1>app</h1>');
     });
 
     test(`${proto}: --spa answers a missing path with /index.html only when text/html is accepted`, async () => {

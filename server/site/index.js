@@ -4,6 +4,7 @@
 // wherever it sits in the root: it may hold what the site's owner does not publish.
 
 const fs = require('node:fs/promises');
+const { variantOf } = require('../compressibility');
 const { compileHeaderRules } = require('./header-rules');
 
 async function createSite(options) {
@@ -12,7 +13,8 @@ async function createSite(options) {
     spa: options.spa,
     listing: options.listing,
     headerRules: compileHeaderRules(options.headers),
-    hidden: (real) => real === configReal,
+    // Its precompressed variants too, should a tool have written any.
+    hidden: (real) => configReal !== null && (real === configReal || variantOf(real) === configReal),
   };
 }
 

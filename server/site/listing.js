@@ -6,14 +6,13 @@
 
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const { VARIANT_EXTENSIONS } = require('../codings');
+const { variantOf } = require('../compressibility');
 const { isInside } = require('../resolve-path');
 const { response } = require('../representation');
 
 // A directory larger than this is listed in part, with a line saying so: building the page
 // costs a stat per entry.
 const MAX_ENTRIES = 5000;
-const VARIANT_EXTS = Object.values(VARIANT_EXTENSIONS);
 
 // dir: the store's { kind: 'dir', real }; rel: its normalised path ("/a/b" or "/");
 // hidden(real): whether a file is kept from clients (the site configuration).
@@ -21,7 +20,7 @@ async function listDirectory(rootReal, dir, rel, isHead, hidden) {
   const names = (await fs.readdir(dir.real)).filter((n) => !n.startsWith('.'));
   const present = new Set(names);
   const candidates = names
-    .filter((n) => !VARIANT_EXTS.some((ext) => n.endsWith(ext) && present.has(n.slice(0, -ext.length))))
+    .filter((n) => !present.has(variantOf(n)))
     .sort(byCodePoint);
   const shown = candidates.slice(0, MAX_ENTRIES);
   const entries = (await Promise.all(shown.map((name) => describe(rootReal, path.join(dir.real, name), name, hidden)))).filter((e) => e !== null);
