@@ -11,7 +11,8 @@ const { compileGlob } = require('../server/site/glob');
 const { compileHeaderRules, headersFor } = require('../server/site/header-rules');
 const { acceptsHtml } = require('../server/site/not-found');
 const { parseCli, normalizeOptions } = require('../server/options');
-const { makeTempDir } = require('./helpers/server');
+const { listSourceFiles, listNamedFiles } = require('../server/precompress-walk');
+const { makeTempDir, writeFiles } = require('./helpers/server');
 
 test('globs match paths relative to the root', () => {
   const cases = [
@@ -139,4 +140,11 @@ test('--config names another file; its relative paths are resolved against its f
   assert.equal(opts.certsDir, path.join(path.dirname(other), 'certs'));
   assert.throws(() => normalizeOptions({ root, config: path.join(root, 'missing.json') }),
     { message: `--config: cannot read ${path.join(root, 'missing.json')} (ENOENT)` });
+});
+
+test('precompression never lists a site configuration file', async (t) => {
+  const root = await rootWith(t, { spa: true });
+  await writeFiles(root, { 'a.json': '{}', 'sub/negotiate.config.json': '{}' });
+  assert.deepEqual((await listSourceFiles(root)).files, [path.join(root, 'a.json')]);
+  assert.deepEqual((await listNamedFiles(root, ['negotiate.config.json', 'a.json'])).files, [path.join(root, 'a.json')]);
 });
