@@ -70,9 +70,11 @@ test('invalid header rules name the rule and the reason', () => {
     [[{ match: '*', headers: { etag: '"x"' } }], 'headers[0]: "etag" is set by the server and cannot be configured'],
     [[{ match: '*', headers: { vary: 'Origin' } }], 'headers[0]: "vary" is set by the server and cannot be configured'],
     [[{ match: '*', headers: { connection: 'close' } }], 'headers[0]: "connection" is set by the server and cannot be configured'],
-    [[{ match: '*', headers: { 'x-a': 'a\r\nset-cookie: b' } }], 'headers[0]: the value of "x-a" must be a non-empty string without control characters (CR, LF, NUL) or surrounding spaces'],
-    [[{ match: '*', headers: { 'x-a': 'a\0' } }], 'headers[0]: the value of "x-a" must be a non-empty string without control characters (CR, LF, NUL) or surrounding spaces'],
-    [[{ match: '*', headers: { 'x-a': 1 } }], 'headers[0]: the value of "x-a" must be a non-empty string without control characters (CR, LF, NUL) or surrounding spaces'],
+    [[{ match: '*', headers: { 'x-a': 'a\r\nset-cookie: b' } }], 'headers[0]: the value of "x-a" must be a non-empty string of visible characters, spaces and tabs (no CR, LF, NUL, no other control characters, nothing beyond U+00FF) without surrounding spaces'],
+    [[{ match: '*', headers: { 'x-a': 'a\0' } }], 'headers[0]: the value of "x-a" must be a non-empty string of visible characters, spaces and tabs (no CR, LF, NUL, no other control characters, nothing beyond U+00FF) without surrounding spaces'],
+    [[{ match: '*', headers: { 'x-a': 'snow \u2603' } }], 'headers[0]: the value of "x-a" must be a non-empty string of visible characters, spaces and tabs (no CR, LF, NUL, no other control characters, nothing beyond U+00FF) without surrounding spaces'],
+    [[{ match: '*', headers: { 'x-a': ' padded' } }], 'headers[0]: the value of "x-a" must be a non-empty string of visible characters, spaces and tabs (no CR, LF, NUL, no other control characters, nothing beyond U+00FF) without surrounding spaces'],
+    [[{ match: '*', headers: { 'x-a': 1 } }], 'headers[0]: the value of "x-a" must be a non-empty string of visible characters, spaces and tabs (no CR, LF, NUL, no other control characters, nothing beyond U+00FF) without surrounding spaces'],
   ];
   for (const [rules, message] of cases) assert.throws(() => compileHeaderRules(rules), { message }, message);
 });

@@ -15,7 +15,7 @@ const NOT_FOUND_PAGE = `<!DOCTYPE html><title>Not found</title>${compressibleTex
 const RULES = [
   { match: '**', headers: { 'x-frame-options': 'DENY' } },
   { match: '**/*.*.js', headers: { 'cache-control': 'public, max-age=31536000, immutable', 'x-frame-options': 'SAMEORIGIN' } },
-  { match: 'assets/**', headers: { 'x-asset': '1' } },
+  { match: 'assets/**', headers: { 'x-asset': 'caf\u00e9' } },
 ];
 const LISTED = {
   'list/a b.txt': 'hello',
@@ -84,7 +84,7 @@ forEachEngine((engine) => {
       assert.equal(plain.headers['cache-control'], 'public, max-age=0');
       assert.equal(plain.headers['x-asset'], undefined);
       const asset = await on[proto]('/assets/a.txt');
-      assert.equal(asset.headers['x-asset'], '1');
+      assert.equal(asset.headers['x-asset'], 'caf\u00e9');
       const index = await on[proto]('/');
       assert.equal(index.headers['x-frame-options'], 'DENY');
       const none = await off[proto]('/js/app.1f.js');

@@ -22,7 +22,7 @@ function readConfigFile(root, explicit, options) {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    if (explicit === undefined && err.code === 'ENOENT') return { file: null, label, values: {} };
+    if (explicit === undefined && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) return { file: null, label, values: {} };
     throw new ConfigError(`${explicit !== undefined ? '--config' : label}: cannot read ${file} (${err.code || err.message})`);
   }
   let json;

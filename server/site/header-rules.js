@@ -16,9 +16,9 @@ const OWNED = new Set([
 ]);
 // RFC 9110 5.1: a field name is a token.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
-// RFC 9110 5.5: no CR, LF or NUL, no other controls but HTAB, no surrounding whitespace.
-// eslint-disable-next-line no-control-regex
-const BAD_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f]|^[ \t]|[ \t]$/;
+// RFC 9110 5.5: field-vchar (visible ASCII and obs-text, one octet each), SP and HTAB inside;
+// no CR, LF, NUL or other controls, and no surrounding whitespace.
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]|^[ \t]|[ \t]$/;
 
 // Returns the rules compiled ({ regex, headers }), or throws an Error naming the rule.
 function compileHeaderRules(rules) {
@@ -43,7 +43,7 @@ function compileHeaderRules(rules) {
       if (!TOKEN.test(name)) throw new Error(`${label}: "${name}" is not a valid header name`);
       if (OWNED.has(name)) throw new Error(`${label}: "${name}" is set by the server and cannot be configured`);
       if (typeof value !== 'string' || value === '' || BAD_VALUE.test(value)) {
-        throw new Error(`${label}: the value of "${name}" must be a non-empty string without control characters (CR, LF, NUL) or surrounding spaces`);
+        throw new Error(`${label}: the value of "${name}" must be a non-empty string of visible characters, spaces and tabs (no CR, LF, NUL, no other control characters, nothing beyond U+00FF) without surrounding spaces`);
       }
       headers[name] = value;
     }
