@@ -8,6 +8,8 @@
 // `client` ({ remoteAddress, protocol, headers }) comes from the engine; protocol is
 // "h2", "http/1.1" or "http/1.0". Status is a number, or "NNN aborted" when the body was cut off.
 
+const { ConfigError } = require('./errors');
+
 const LOG_FORMATS = ['short', 'combined', 'json'];
 const MAX_FIELD = 512;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -19,6 +21,9 @@ function cap(value) {
 
 // Returns logAccess(method, target, status, coding, bytes, startedAt, client).
 function createAccessLog(log, format) {
+  if (format !== 'short' && typeof log.raw !== 'function') {
+    throw new ConfigError(`--log-format: ${format} needs a logger with raw(line) (server/logger.js has it)`);
+  }
   return function logAccess(method, target, status, coding, bytes, startedAt, client) {
     if (!log.enabled('info')) return;
     const ms = (performance.now() - startedAt).toFixed(1);
