@@ -74,7 +74,7 @@ async function startServer(input = {}) {
     dynamicReasons[coding] = !options.dynamic ? 'no variant and dynamic compression is off (--no-dynamic)'
       : !engines.available.includes(coding) ? 'no variant and no engine for it in this runtime' : null;
   }
-  const site = await createSite(options);
+  const site = createSite(options);
   const store = new FileStore({
     rootReal,
     encodings: options.encodings,

@@ -3,12 +3,18 @@
 // { spa, listing, headerRules (compiled), hidden(real) }. The configuration file is hidden
 // wherever it sits in the root: it may hold what the site's owner does not publish.
 
-const fs = require('node:fs/promises');
+const fs = require('node:fs');
 const { variantOf } = require('../compressibility');
 const { compileHeaderRules } = require('./header-rules');
 
-async function createSite(options) {
-  const configReal = options.config !== undefined ? await fs.realpath(options.config).catch(() => null) : null;
+// Synchronous: it belongs with the rest of building the core.
+function createSite(options) {
+  let configReal = null;
+  try {
+    if (options.config !== undefined) configReal = fs.realpathSync(options.config);
+  } catch {
+    // Read a moment ago by normalizeOptions; gone since, there is nothing to hide.
+  }
   return {
     spa: options.spa,
     listing: options.listing,
