@@ -7,6 +7,9 @@
 //   {a,b}   either alternative (alternatives may hold globs, and nest)
 // Everything else matches itself. A leading "/" is allowed and ignored. No negation or classes:
 // a pattern that would need them is better written as two rules.
+// Patterns are matched only against the paths of files that exist (when file-store.js builds a
+// file's metadata), never against a request's made-up path, so a client cannot feed several
+// "**" a path long enough to make the regular expression backtrack for long.
 
 function compileGlob(pattern) {
   if (typeof pattern !== 'string' || pattern === '') throw new Error('must be a non-empty glob string');
