@@ -90,7 +90,8 @@ async function runServer(options) {
 // Once listening: the URL, then precompression of the root in the background (see
 // background-precompress.js) and with --watch the watcher; returns { stop() } for both.
 function announce(log, url, httpUrl, options) {
-  log.always(`listening on ${url} (h2 and http/1.1)` + (httpUrl !== null ? `; ${httpUrl} redirects there` : ''));
+  log.always(`listening on ${url} (${options.https ? 'h2 and http/1.1' : 'http/1.1'})` + (httpUrl !== null ? `; ${httpUrl} redirects there` : ''));
+  if (!options.https) log.warn('TLS is off (--no-tls): plain HTTP/1.1, unencrypted, for local development only');
   const precompress = {
     encodings: options.encodings,
     extraArgs: options.precompressLevels ? ['--levels', formatLevels(options.precompressLevels)] : [],
@@ -112,7 +113,7 @@ function announce(log, url, httpUrl, options) {
 async function runPrimary(options) {
   const log = new Logger({ level: options.logLevel });
   try {
-    if (!options.cert) await loadCertificate(options, log);
+    if (options.https && !options.cert) await loadCertificate(options, log);
   } catch (err) {
     await log.drain();
     fail(err);

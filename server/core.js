@@ -11,6 +11,7 @@ const { evaluatePreconditions, ifRangeAllows, NOT_MODIFIED, PRECONDITION_FAILED 
 const { parseRange, UNSATISFIABLE } = require('./range');
 const { createRepresentation, response, VARY } = require('./representation');
 const { openFileBody } = require('./file-body');
+const { Spool } = require('./spool');
 const { RequestError } = require('./errors');
 const { notFound } = require('./site/not-found');
 const { listDirectory } = require('./site/listing');
@@ -20,10 +21,12 @@ const TEXT = 'text/plain; charset=utf-8';
 const BUSY = Symbol('busy');
 
 class Core {
-  // negotiatePath: where negotiateEndpoint answers, or false when it is off. logAccess: see
-  // access-log.js; the engines call it. site: { spa, listing, hidden(real) } (site/).
-  constructor({ store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, logAccess, site }) {
-    Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, logAccess, site });
+  // negotiatePath: where negotiateEndpoint answers, or false when it is off. budget: the
+  // process's ByteBudget, charged by every streamed body; spoolDisk: the one for the bytes
+  // compression spools keep on disk. logAccess: see access-log.js; the engines call it.
+  // site: { spa, listing, hidden(real) } (site/).
+  constructor({ store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site }) {
+    Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site });
     this.streamingCompressions = 0;
     this.requests = 0;
   }
@@ -166,7 +169,7 @@ class Core {
           'content-range': `bytes */${rep.size}`, 'etag': rep.etag, 'vary': VARY,
         });
       }
-      if (range !== null) return partial(rep, range, isHead);
+      if (range !== null) return partial(rep, range, isHead, this.budget);
     }
     if (isHead) return rep.head;
     if (rep.bytes !== null) return rep.ok;
@@ -174,18 +177,21 @@ class Core {
       if (!this.reserveCompression()) return this.present(isHead, this.fallback(info, headers['accept-encoding']), info, headers);
       return { ...rep.ok, body: await this.openCompressedBody(info, rep.coding) };
     }
-    return { ...rep.ok, body: await openFileBody(rep, 0, rep.size - 1) };
+    return { ...rep.ok, body: await openFileBody(rep, 0, rep.size - 1, this.budget) };
   }
 
-  // Runs with a compression slot reserved; releases it when the compressor closes.
+  // Runs with a compression slot reserved; releases it when the compressor closes. The
+  // compressor writes into a spool at its own speed, so the slot is held for as long as the
+  // compression takes, not for as long as the client takes to read.
   async openCompressedBody(info, coding) {
     let source = null;
     try {
-      source = await openFileBody(info.identity, 0, info.stat.size - 1);
+      source = await openFileBody(info.identity, 0, info.stat.size - 1, this.budget);
       const compressor = this.engines.createCompressStream(coding, { level: 'dynamic', sizeHint: info.stat.size });
       compressor.once('close', () => { this.streamingCompressions--; });
-      pipeline(source, compressor, () => {});
-      return compressor;
+      const spool = new Spool(this.budget, this.spoolDisk);
+      pipeline(source, compressor, spool, () => {});
+      return spool;
     } catch (err) {
       this.streamingCompressions--;
       if (source !== null) source.destroy();
@@ -214,11 +220,13 @@ class Core {
       streamingCompressions: this.streamingCompressions,
       compressCache: { ...this.cache.stats },
       fileCache: this.store.stats,
+      bufferedBytes: this.budget.stats,
+      spoolDiskBytes: this.spoolDisk.stats,
     };
   }
 }
 
-function partial(rep, { start, end }, isHead) {
+function partial(rep, { start, end }, isHead, budget) {
   const headers = {
     ...rep.headers,
     'content-range': `bytes ${start}-${end}/${rep.size}`,
@@ -226,7 +234,7 @@ function partial(rep, { start, end }, isHead) {
   };
   if (isHead) return response(206, headers, null, rep.coding);
   if (rep.bytes !== null) return response(206, headers, rep.bytes.subarray(start, end + 1), rep.coding);
-  return openFileBody(rep, start, end).then((body) => response(206, headers, body, rep.coding));
+  return openFileBody(rep, start, end, budget).then((body) => response(206, headers, body, rep.coding));
 }
 
 function dynamicTag(info, coding) {

@@ -14,11 +14,18 @@
 // (fcntl F_SETLEASE), neither of which is cheap or available from Node.
 
 const fs = require('node:fs');
-const { Transform } = require('node:stream');
+const { Readable } = require('node:stream');
 const { sameStat } = require('./read-file');
 const { O_NOFOLLOW, O_NONBLOCK } = require('./open-in-root');
+const { Charge } = require('./byte-budget');
+const { FdCalls } = require('./fd-calls');
 
-const HIGH_WATER_MARK = 64 * 1024;
+// Reads happen only when the consumer asks (highWaterMark 0) and hold one chunk at a time, so a
+// client whose window or socket is stalled pins one chunk, not a read-ahead pipeline. The first
+// chunk is one DATA frame at HTTP/2's default maximum frame size, below the default 64 KiB
+// window; once the transport has taken it, larger reads cost fewer syscalls.
+const FIRST_CHUNK = 16 * 1024;
+const CHUNK = 64 * 1024;
 
 class FileChangedError extends Error {
   constructor(file) {
@@ -27,40 +34,50 @@ class FileChangedError extends Error {
   }
 }
 
-// Passes chunks through one behind, re-checks the fd's stat once the reads are done, and
-// releases the file with itself.
-class CheckedBody extends Transform {
-  constructor(file, fd, rep, expected) {
-    super();
-    this.file = file;
+// Streams bytes [start, end] of an open fd, holding back the last chunk until an fstat taken
+// after the last read still matches the representation's stat; owns and closes the fd.
+class FileBody extends Readable {
+  constructor(fd, rep, start, end, budget) {
+    super({ highWaterMark: 0 });
     this.fd = fd;
     this.rep = rep;
-    this.remaining = expected;
-    this.held = null;
+    this.position = start;
+    this.remaining = end - start + 1;
+    this.charge = new Charge(budget);
+    this.chunkSize = FIRST_CHUNK;
+    this.calls = new FdCalls();
   }
 
-  _transform(chunk, _enc, done) {
-    this.remaining -= chunk.length;
-    const previous = this.held;
-    this.held = chunk;
-    done(null, previous);
-  }
-
-  _flush(done) {
-    if (this.remaining !== 0) { done(new FileChangedError(this.rep.path)); return; }
-    fs.fstat(this.fd, (err, st) => {
-      if (err) { done(err); return; }
-      if (!sameStat(st, this.rep.stat)) { done(new FileChangedError(this.rep.path)); return; }
-      done(null, this.held);
+  _read() {
+    if (this.remaining === 0) { this.io((done) => fs.fstat(this.fd, done), (st) => this.finish(st, null)); return; }
+    const n = Math.min(this.chunkSize, this.remaining);
+    this.chunkSize = CHUNK;
+    this.charge.take(n, () => {
+      if (this.destroyed) { this.charge.settle(); return; }
+      this.io((done) => fs.read(this.fd, Buffer.allocUnsafe(n), 0, n, this.position, done), (bytesRead, buf) => {
+        if (bytesRead === 0) { this.destroy(new FileChangedError(this.rep.path)); return; }
+        this.position += bytesRead;
+        this.remaining -= bytesRead;
+        const chunk = bytesRead < n ? buf.subarray(0, bytesRead) : buf;
+        if (this.remaining > 0) this.push(chunk);
+        else this.io((done) => fs.fstat(this.fd, done), (st) => this.finish(st, chunk));
+      });
     });
   }
 
-  // The read stream closes the fd when destroyed, and only after its read in flight (if any)
-  // completes, so the fd number cannot be reused under that read.
+  finish(st, last) {
+    if (!sameStat(st, this.rep.stat)) { this.destroy(new FileChangedError(this.rep.path)); return; }
+    if (last !== null) this.push(last);
+    this.push(null);
+  }
+
+  io(call, then) {
+    this.calls.run(call, then, (err) => this.destroy(err));
+  }
+
   _destroy(err, done) {
-    this.held = null;
-    this.file.destroy();
-    done(err);
+    this.charge.settle();
+    this.calls.close(() => this.fd, () => done(err));
   }
 }
 
@@ -81,14 +98,10 @@ function openChecked(rep) {
   });
 }
 
-// Resolves a Readable of bytes [start, end] of the representation's file.
-async function openFileBody(rep, start, end) {
-  const fd = await openChecked(rep);
-  // autoClose off keeps the fd open for the final check; CheckedBody destroys the stream.
-  const file = fs.createReadStream(null, { fd, start, end, highWaterMark: HIGH_WATER_MARK, autoClose: false });
-  const body = new CheckedBody(file, fd, rep, end - start + 1);
-  file.on('error', (err) => body.destroy(err));
-  return file.pipe(body);
+// Resolves a Readable of bytes [start, end] of the representation's file, whose chunks are
+// charged to `budget` (a ByteBudget) while held.
+async function openFileBody(rep, start, end, budget) {
+  return new FileBody(await openChecked(rep), rep, start, end, budget);
 }
 
-module.exports = { openFileBody };
+module.exports = { openFileBody, CHUNK };

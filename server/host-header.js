@@ -27,9 +27,22 @@ function canonicalIPv6(address) {
 }
 
 /**
- * The request's Host as RFC 9112 3.2 requires it: exactly one field line with a valid value, which
- * HTTP/1.0 may leave out. Node keeps only the first of repeated Host lines in req.headers, so the
- * raw list is counted.
+ * Why a request's Host field lines break RFC 9112 3.2, or null: exactly one field line with a
+ * valid value, which HTTP/1.0 may leave out. The one rule both HTTP/1.1 engines apply.
+ * @param {number} count how many Host field lines the request has
+ * @param {string | undefined} value the value of the (last) one
+ * @param {boolean} http10
+ * @returns {string | null}
+ */
+function hostError(count, value, http10) {
+  if (count > 1) return 'more than one Host header';
+  if (count === 0) return http10 ? null : 'missing Host header';
+  return parseHost(value) === null ? 'invalid Host header' : null;
+}
+
+/**
+ * The request's Host for Node's HTTP/1.1 server. Node keeps only the first of repeated Host lines
+ * in req.headers, so the raw list is counted.
  * @param {import('node:http').IncomingMessage} req
  * @returns {{ host: { name: string, port: string } | null } | { error: string }}
  */
@@ -43,10 +56,9 @@ function requestHost(req) {
       value = raw[i + 1];
     }
   }
-  if (count > 1) return { error: 'more than one Host header' };
-  if (count === 0) return req.httpVersion === '1.0' ? { host: null } : { error: 'missing Host header' };
-  const host = parseHost(value);
-  return host === null ? { error: 'invalid Host header' } : { host };
+  const error = hostError(count, value, req.httpVersion === '1.0');
+  if (error !== null) return { error };
+  return { host: count === 0 ? null : parseHost(value) };
 }
 
 /**
@@ -70,4 +82,4 @@ function createHostMatcher(names) {
   };
 }
 
-module.exports = { parseHost, requestHost, createHostMatcher };
+module.exports = { parseHost, hostError, requestHost, createHostMatcher };

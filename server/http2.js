@@ -18,7 +18,14 @@ function headerListSize(rawHeaders) {
 
 // maxHeaderListSize: what the server advertises in SETTINGS_MAX_HEADER_LIST_SIZE. nghttp2 treats
 // it as advisory, so a longer list is answered here with 431 instead of being processed.
-function createHttp2Handler(core, log, maxHeaderListSize) {
+// sendTimeout: a streamed body that gets no chunk out for this long is destroyed, which releases
+// its file, chunk and spool and resets the stream. Neither the session's timer nor Node's stream
+// timer can tell: any frame the connection carries (a PING, a 1-byte WINDOW_UPDATE) restarts
+// both. Bodies are read on demand, so a new chunk means the transport took the last one. The
+// reset goes out as INTERNAL_ERROR, as for any destroyed stream: stream.close(CANCEL) would be
+// the better code, but Node holds that RST_STREAM back behind the stream's unsendable data
+// until the whole session closes.
+function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout) {
   return function onStream(stream, headers, flags, rawHeaders) {
     const startedAt = performance.now();
     const method = headers[':method'];
@@ -43,9 +50,14 @@ function createHttp2Handler(core, log, maxHeaderListSize) {
         core.logAccess(method, target, d.status, d.coding, body.length, startedAt, client);
       } else {
         let sent = 0;
-        body.on('data', (chunk) => { sent += chunk.length; });
+        const stalled = setTimeout(() => body.destroy(new Error(`no progress for ${sendTimeout} ms`)), sendTimeout).unref();
+        body.on('data', (chunk) => {
+          sent += chunk.length;
+          stalled.refresh();
+        });
         // An early end of the source resets the stream (RST_STREAM) instead of ending it cleanly.
         pipeline(body, stream, (err) => {
+          clearTimeout(stalled);
           core.logAccess(method, target, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt, client);
         });
       }

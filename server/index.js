@@ -3,7 +3,8 @@
 // Entry point: `node server [options]` runs the CLI; require('./server') gives the API.
 
 const { startServer } = require('./start-server');
+const { handler, fastifyPlugin } = require('./handler');
 
 if (require.main === module) require('./cli').main(process.argv.slice(2), process.env);
 
-module.exports = { startServer };
+module.exports = { startServer, handler, fastifyPlugin };

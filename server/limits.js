@@ -23,6 +23,8 @@ const TIMEOUTS = {
   keepAliveTimeout: 5_000,
   http2IdleTimeout: 30_000,
   idleTimeout: 120_000,
+  // An HTTP/2 streamed body that gets no DATA out this long is reset (nginx: send_timeout).
+  sendTimeout: 60_000,
   // How often Node sweeps HTTP/1.1 connections for headersTimeout/requestTimeout (default 30 s).
   connectionsCheckingInterval: 1_000,
 };

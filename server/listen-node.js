@@ -1,6 +1,8 @@
 'use strict';
-// The `node` engine: node:http2's secure server, HTTP/1.1 through its allowHTTP1 fallback.
+// The `node` engine: node:http2's secure server, HTTP/1.1 through its allowHTTP1 fallback; with
+// tls null (--no-tls) node:http's plain HTTP/1.1 server.
 
+const http = require('node:http');
 const http2 = require('node:http2');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, applyHttp1Limits } = require('./limits');
 const { createHttp1Handler } = require('./http1');
@@ -30,7 +32,7 @@ const IDLE_SWEEP_MS = 100;
 // Returns { server (to listen on), close() (graceful: GOAWAY to every session, HTTP/1.1
 // sockets closed as their last response ends), destroy() }.
 function createNodeListener({ tls, timeouts, core, log, isClosing }) {
-  const server = http2.createSecureServer({
+  const server = tls === null ? http.createServer() : http2.createSecureServer({
     cert: tls.cert,
     key: tls.key,
     allowHTTP1: true,
@@ -43,7 +45,7 @@ function createNodeListener({ tls, timeouts, core, log, isClosing }) {
   // from 'stream' directly, so 'request' must only ever see HTTP/1.1.
   for (const hook of server.listeners('newListener')) server.off('newListener', hook);
   applyHttp1Limits(server, timeouts);
-  server.on('stream', createHttp2Handler(core, log, HTTP2_SETTINGS.maxHeaderListSize));
+  server.on('stream', createHttp2Handler(core, log, HTTP2_SETTINGS.maxHeaderListSize, timeouts.sendTimeout));
   server.on('request', createHttp1Handler(core, log, isClosing));
 
   const sessions = new Set();

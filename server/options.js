@@ -29,6 +29,7 @@ const OPTIONS = [
   { flag: 'key', key: 'key', arg: 'FILE', help: 'PEM private key (with --cert)' },
   { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(REPO_ROOT, 'certs'), help: 'where the localhost certificate signed by the local CA is made and reused' },
   { flag: 'ca-dir', key: 'caDir', arg: 'DIR', def: userConfigDir(), help: 'where the local CA is made once (trust it with "negotiate-h2 trust")' },
+  { flag: 'no-tls', key: 'https', bool: true, def: true, help: 'serve plain HTTP/1.1 on --port instead of HTTPS: for local development only (no HTTP/2, no encryption)' },
   { flag: 'http-port', key: 'httpPort', arg: 'N', parse: port, help: 'plain-HTTP port that redirects to HTTPS (off by default)' },
   { flag: 'public-host', key: 'publicHost', arg: 'NAME', parse: hostName, help: 'a name --http-port may redirect to besides the certificate\'s names' },
   { flag: 'encodings', key: 'encodings', arg: 'LIST', def: CODINGS.join(','), parse: encodings, help: 'server preference order, a subset of ' + CODINGS.join(',') },
@@ -250,6 +251,10 @@ function normalizeOptions(input = {}) {
     throw new ConfigError(labels.headers !== undefined ? `${site.label}: ${err.message}` : err.message);
   }
   if (Boolean(out.cert) !== Boolean(out.key)) throw new ConfigError('--cert and --key go together');
+  if (!out.https) {
+    const tlsOnly = ['httpPort', 'cert'].find((key) => out[key] !== undefined);
+    if (tlsOnly !== undefined) throw new ConfigError(`--${OPTIONS.find((o) => o.key === tlsOnly).flag} needs TLS and cannot go with --no-tls`);
+  }
   out.root = path.resolve(out.root);
   return out;
 }

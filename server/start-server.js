@@ -1,96 +1,37 @@
 'use strict';
 // Builds and starts one server process: HTTPS with HTTP/2 and HTTP/1.1 (ALPN) on one port,
 // served by the engine chosen with --engine (listen-native.js or listen-node.js), an optional
-// plain-HTTP redirect port, and graceful shutdown.
+// plain-HTTP redirect port, and graceful shutdown. With https: false (--no-tls) the same engines
+// serve plain HTTP/1.1 instead.
 
-const fs = require('node:fs/promises');
-const os = require('node:os');
 const { normalizeOptions, mergeTimeouts } = require('./options');
 const { ConfigError } = require('./errors');
 const { Logger } = require('./logger');
 const { loadCertificate, certificateNames } = require('./certs');
-const { createEngines, VARIANT_EXTENSIONS } = require('./codings');
-const { CompressCache } = require('./compress-cache');
-const { MIN_COMPRESS_BYTES } = require('./compressibility');
-const { FileStore } = require('./file-store');
-const { Core } = require('./core');
-const { negotiateEndpoint } = require('./negotiate-endpoint');
-const { createAccessLog } = require('./access-log');
-const { createSite } = require('./site');
+const { createCore, resolveTuning } = require('./create-core');
 const { createRedirectServer } = require('./redirect-server');
 const { watchCertificates } = require('./tls/reload');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS } = require('./limits');
 const { createNodeListener } = require('./listen-node');
 const { createNativeListener } = require('./listen-native');
-const { MODES: RESPONSE_HEADER_MODES } = require('./h2/response-headers');
 
 const LISTENERS = { node: createNodeListener, native: createNativeListener };
 
-const MiB = 1024 * 1024;
-
 const SHUTDOWN_TIMEOUT_MS = 10_000;
-
-const DEFAULT_TUNING = {
-  bufferLimit: 4 * MiB,
-  minCompressBytes: MIN_COMPRESS_BYTES,
-  fileCacheBytes: 64 * MiB,
-  compressCacheBytes: 64 * MiB,
-  maxConcurrentCompressions: os.availableParallelism(),
-  // How the native engine encodes response headers (see server/h2/response-headers.js).
-  responseHeaders: 'cached',
-};
 
 function loopbackName(host) {
   return ['127.0.0.1', '::1', '::', '0.0.0.0', 'localhost'].includes(host) ? 'localhost' : host;
 }
 
 // API options: everything the CLI takes (camelCase), plus `tls: { cert, key }` contents,
-// `logger`, the DEFAULT_TUNING knobs above, and `timeouts` (a partial override of TIMEOUTS).
+// `logger`, the DEFAULT_TUNING knobs of create-core.js, and `timeouts` (a partial override of TIMEOUTS).
 async function startServer(input = {}) {
   const options = normalizeOptions(input);
   const timeouts = mergeTimeouts(TIMEOUTS, input.timeouts);
-  const tuning = { ...DEFAULT_TUNING };
-  for (const key of Object.keys(DEFAULT_TUNING)) if (input[key] !== undefined) tuning[key] = input[key];
+  const tuning = resolveTuning(input);
   const log = input.logger || new Logger({ level: options.logLevel });
-  if (!RESPONSE_HEADER_MODES.includes(tuning.responseHeaders)) {
-    throw new ConfigError(`responseHeaders: expected one of ${RESPONSE_HEADER_MODES.join(', ')}`);
-  }
-
-  const rootReal = await fs.realpath(options.root).catch(() => null);
-  if (rootReal === null || !(await fs.stat(rootReal)).isDirectory()) {
-    throw new ConfigError(`--root: ${options.root} is not a directory`);
-  }
-  let engines;
-  try {
-    engines = createEngines({ brotliEngine: options.brotliEngine, levels: { dynamic: options.dynamicLevels } });
-  } catch (err) {
-    throw new ConfigError(`--brotli-engine: ${err.message}`);
-  }
-  const tls = input.tls || await loadCertificate(options, log);
-
-  const cache = new CompressCache({ engines, maxBytes: tuning.compressCacheBytes, maxConcurrent: tuning.maxConcurrentCompressions });
-  const dynamicReasons = {};
-  for (const coding of options.encodings) {
-    dynamicReasons[coding] = !options.dynamic ? 'no variant and dynamic compression is off (--no-dynamic)'
-      : !engines.available.includes(coding) ? 'no variant and no engine for it in this runtime' : null;
-  }
-  const site = createSite(options);
-  const store = new FileStore({
-    rootReal,
-    encodings: options.encodings,
-    variantCodings: options.encodings.filter((c) => VARIANT_EXTENSIONS[c]).map((c) => [c, VARIANT_EXTENSIONS[c]]),
-    dynamicReasons,
-    minCompressBytes: tuning.minCompressBytes,
-    bufferLimit: tuning.bufferLimit,
-    maxBytes: tuning.fileCacheBytes,
-    revalidateMs: options.revalidateMs,
-    cacheControl: options.cacheControl,
-    headerRules: site.headerRules,
-    log,
-    decompress: engines.decompress,
-  });
-  const core = new Core({ store, cache, engines, log, maxConcurrentCompressions: tuning.maxConcurrentCompressions, negotiateEndpoint, negotiatePath: options.negotiateEndpoint,
-    logAccess: createAccessLog(log, options.logFormat), site });
+  const core = createCore(options, tuning, log);
+  const tls = options.https ? input.tls || await loadCertificate(options, log) : null;
 
   let closing = null;
   const listener = LISTENERS[options.engine]({
@@ -124,9 +65,9 @@ async function startServer(input = {}) {
     }
   }
 
-  const stopWatchingCertificates = watchCertificates(server, options, log);
+  const stopWatchingCertificates = tls !== null ? watchCertificates(server, options, log) : () => {};
   const name = loopbackName(options.host);
-  const url = `https://${name.includes(':') ? `[${name}]` : name}:${port}/`;
+  const url = `${tls !== null ? 'https' : 'http'}://${name.includes(':') ? `[${name}]` : name}:${port}/`;
 
   // Stops accepting, lets in-flight responses finish (HTTP/2 connections get GOAWAY, HTTP/1.1
   // ones Connection: close), and forces whatever is left after timeoutMs.
@@ -161,7 +102,7 @@ async function startServer(input = {}) {
     port,
     httpPort: redirectServer !== null ? redirectServer.address().port : null,
     httpUrl: redirectServer !== null ? `http://${name.includes(':') ? `[${name}]` : name}:${redirectServer.address().port}/` : null,
-    certificate: tls.cert,
+    certificate: tls !== null ? tls.cert : null,
     close,
     get stats() { return core.stats; },
     log,

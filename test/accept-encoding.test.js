@@ -9,6 +9,7 @@ const assert = require('node:assert/strict');
 const Negotiator = require(require.resolve('negotiator', { paths: [require.resolve('accepts')] }));
 const { parseAcceptEncoding, qualityOf } = require('../server/accept-encoding');
 const { negotiate, isAcceptable } = require('../server/negotiate');
+const { createRandom } = require('./fuzz/random');
 
 const ALL = ['br', 'zstd', 'gzip', 'deflate', 'lzma', 'identity'];
 
@@ -98,17 +99,6 @@ test('negotiate: highest q, ties to the server preference', () => {
   }
 });
 
-// Deterministic generator (mulberry32).
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Headers inside the RFC 9110 grammar, with the variations real clients and proxies produce:
 // case, OWS, empty members, duplicates, `*`, every spelling of a qvalue, unknown codings and
@@ -176,7 +166,7 @@ function assertSameAsNegotiator(header) {
 
 for (const [kind, grammar, seed] of [['well-formed', WELL_FORMED, 0x5eed], ['malformed', MALFORMED, 0xbad]]) {
   test(`20000 generated ${kind} headers: the reported q ranks and excludes as negotiator`, () => {
-    const random = rng(seed);
+    const random = createRandom(seed).next;
     for (let i = 0; i < 20000; i++) assertSameAsNegotiator(generateHeader(random, grammar));
   });
 }

@@ -12,23 +12,13 @@ const net = require('node:net');
 const { RequestParser, MAX_HEAD_BYTES } = require('../server/h1/request-parser');
 const { RequestError } = require('../server/errors');
 const { buildCorpus } = require('./helpers/h1-corpus');
+const { createRandom } = require('./fuzz/random');
 
 const FUZZ_MS = Number(process.env.H1_FUZZ_MS || 10_000);
 const SEED = Number(process.env.H1_FUZZ_SEED || 0x5eed);
 const ORACLE_CONCURRENCY = 4;
 const ORACLE_WAIT_MS = 2_000;
 
-// mulberry32: small, deterministic, good enough to pick mutations.
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const INTERESTING = Buffer.from('\r\n \t:,;"\0\x7f\x80\xff-+0159aAzZ/?#*%@\x0b\x0c', 'latin1');
 const FIELDS = [
@@ -119,7 +109,7 @@ before(async () => {
 after(() => new Promise((resolve) => oracle.close(resolve)));
 
 test(`fuzz the request parser for ${FUZZ_MS} ms (seed ${SEED})`, { timeout: FUZZ_MS + 60_000 }, async (t) => {
-  const rand = prng(SEED);
+  const rand = createRandom(SEED).next;
   const all = buildCorpus().map((c) => c.bytes).filter((b) => b.length < 4096);
   const seeds = { all, valid: all.filter((b) => parse(b, []).requests.length > 0) };
   const port = oracle.address().port;

@@ -7,10 +7,10 @@
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
-const http2 = require('node:http2');
 const tls = require('node:tls');
 const { forEachEngine, startTestServer } = require('./helpers/server');
 const { PREFACE, settings } = require('./helpers/h2-frames');
+const { stalledStreams } = require('./helpers/clients');
 
 const MiB = 1024 * 1024;
 // Short timeouts keep the slowloris cases fast. Node checks HTTP/1.1 headersTimeout on a timer
@@ -72,17 +72,8 @@ forEachEngine((engine) => {
   const WINDOW = 16 * 1024;
   const STREAMS = 100;
 
-  function stalledStreams(path, headers = {}) {
-    const session = http2.connect(t.origin, { ca: t.server.certificate, servername: 'localhost', settings: { initialWindowSize: WINDOW } });
-    session.on('error', () => {});
-    const responses = [];
-    for (let i = 0; i < STREAMS; i++) {
-      const stream = session.request({ ':path': path, ...headers });
-      stream.on('error', () => {});
-      responses.push(new Promise((resolve) => stream.once('response', resolve)));
-      stream.end();
-    }
-    return { session, responses };
+  function stall(path, headers = {}) {
+    return stalledStreams({ origin: t.origin, ca: t.server.certificate, path, count: STREAMS, headers, initialWindowSize: WINDOW });
   }
 
   function growth(before) {
@@ -92,7 +83,7 @@ forEachEngine((engine) => {
 
   test(`${STREAMS} HTTP/2 streams of a 32 MiB file that never read keep the server's memory bounded`, async (tc) => {
     const before = process.memoryUsage();
-    const stalled = [stalledStreams('/big.bin'), stalledStreams('/big.bin', { 'accept-encoding': 'gzip' })];
+    const stalled = [stall('/big.bin'), stall('/big.bin', { 'accept-encoding': 'gzip' })];
     for (const { responses } of stalled) await Promise.all(responses);
     // Let the server push whatever it would buffer.
     await new Promise((resolve) => setTimeout(resolve, 1000));

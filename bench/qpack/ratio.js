@@ -6,20 +6,12 @@
 // sections + encoder stream) / bytes of names and values. Every section is
 // decoded and compared, so a figure is only printed for a correct run.
 const assert = require('node:assert');
-const fs = require('node:fs');
-const path = require('node:path');
 const { QpackEncoder, QpackDecoder } = require('../../native');
-const { RAW_DATA, missing } = require('../../test/helpers/qpack-stories');
+const { missing, loadStories } = require('../../test/helpers/qpack-stories');
 
 // Acknowledgments: never (offline, as qif.js without --immediate-ack), or
 // reaching the encoder this many sections after the one they answer.
 const ACK_DELAYS = [null, 0, 4];
-
-function stories() {
-  return fs.readdirSync(RAW_DATA).filter((f) => /^story_\d+\.json$/.test(f)).sort().map((f) =>
-    JSON.parse(fs.readFileSync(path.join(RAW_DATA, f), 'utf8')).cases.map((c) =>
-      c.headers.map((h) => Object.entries(h)[0]).map(([n, v]) => [n, Buffer.from(v).toString('latin1')])));
-}
 
 function run(sections, tableSize, maxBlocked, ackDelay) {
   const enc = new QpackEncoder({ maxTableCapacity: tableSize, maxBlockedStreams: maxBlocked });
@@ -44,7 +36,7 @@ function main() {
     console.error(`bench/qpack/ratio.js: ${missing}`);
     process.exit(2);
   }
-  const all = stories();
+  const all = loadStories().map(([, sections]) => sections);
   const raw = all.flat(2).reduce((n, [name, value]) => n + name.length + value.length, 0);
   console.log(`${all.length} stories, ${all.flat().length} field sections, ${raw} bytes of names and values`);
   console.log('table  blocked  acks              bytes sent  ratio');

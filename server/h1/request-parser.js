@@ -9,6 +9,7 @@ const { METHODS } = require('node:http');
 const { RequestError } = require('../errors');
 const { addField } = require('../header-object');
 const { MAX_PATH_LENGTH } = require('../resolve-path');
+const { hostError } = require('../host-header');
 // Request line plus header section: the limit Node's HTTP/1.1 server gets (maxHeaderSize).
 const { MAX_HTTP1_HEADER_BYTES: MAX_HEAD_BYTES } = require('../limits');
 // Room for the method and version around a target of MAX_PATH_LENGTH, so a request line still
@@ -35,8 +36,6 @@ const BAD_FIELD_CHAR = /[\0-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 // all but GET and HEAD; any other token is 501 (RFC 9110 9.1) with the connection closed, and
 // so is CONNECT: its authority-form target is for proxies (RFC 9110 9.3.6).
 const KNOWN_METHODS = new Set(METHODS.filter((m) => m !== 'CONNECT'));
-// RFC 9110 7.2 / 4.2.3: Host = uri-host [ ":" port ], uri-host an IP-literal or a reg-name.
-const HOST_VALUE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/;
 // RFC 9112 3.2.2 absolute-form for this server: an http(s) URI, authority then path-abempty.
 const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)([/?].*)?$/i;
 const DIGITS = /^[0-9]+$/;
@@ -231,10 +230,9 @@ function frame(request, headers, counts) {
   // RFC 9110 15.5.14: content larger than the server is willing to take (here: any).
   if (cl !== undefined && !/^0+$/.test(cl)) return new RequestError(413, 'ERR_CONTENT', 'request content is not accepted');
   // RFC 9112 3.2: exactly one valid Host in HTTP/1.1; at most one in HTTP/1.0.
-  if (counts.host > 1) return bad('more than one Host');
-  if (counts.host === 0 && request.version === '1.1') return bad('no Host');
   const host = headers.host;
-  if (host !== undefined && !HOST_VALUE.test(host)) return bad('malformed Host');
+  const hostProblem = hostError(counts.host, host, request.version === '1.0');
+  if (hostProblem !== null) return bad(hostProblem);
   if (request.target.charCodeAt(0) !== 0x2f /* / */ && request.target !== '*') {
     const m = ABSOLUTE_FORM.exec(request.target);
     // Absolute-form only for the origin the request names in Host: this is not a proxy.

@@ -36,8 +36,6 @@ const OUTPUT_LIMIT = 256 * 1024;
 // once this much has arrived instead of being read to its end; the rest is cut off with
 // RST_STREAM NO_ERROR after the response (8.1).
 const REQUEST_BODY_LIMIT = 64 * 1024;
-// Octets read ahead from a streamed body before it is paused.
-const BODY_READ_AHEAD = 64 * 1024;
 // Frames that make us answer (SETTINGS, PING) or work for no content (empty DATA, HEADERS or
 // CONTINUATION fragments) a peer may send: a burst, then a rate per second
 // (CVE-2019-9512, 9515, 9518). WINDOW_UPDATE and PRIORITY cost O(1) and produce no output.
@@ -447,17 +445,22 @@ class Http2Connection extends EventEmitter {
       return;
     }
     stream.body = body;
+    stream.sendTimer = setTimeout(() => this.#sendTimedOut(stream), this.#timeouts.sendTimeout).unref();
     if (Buffer.isBuffer(body)) stream.bodyEnded = true;
     else this.#readBody(stream, body);
     this.#pump(stream);
   }
 
+  // A streamed body is read one chunk at a time: paused as each chunk arrives and resumed by
+  // #pump only once that chunk is all sent. Bodies are read on demand and charged to the byte
+  // budget until their next read (byte-budget.js), so the budget counts exactly the chunks held
+  // here, and a stream whose window stays shut pins one chunk.
   #readBody(stream, body) {
     stream.queue = [];
     body.on('data', (chunk) => {
+      body.pause();
       stream.queue.push(chunk);
       stream.queued += chunk.length;
-      if (stream.queued >= BODY_READ_AHEAD) body.pause();
       this.#pump(stream);
     });
     body.once('end', () => {
@@ -468,6 +471,18 @@ class Http2Connection extends EventEmitter {
     body.once('close', () => {
       if (!stream.bodyEnded) this.#bodyFailed(stream, new Error('body closed before its end'));
     });
+  }
+
+  // sendTimeout (nginx: send_timeout): a response that gets no DATA out for that long is given
+  // up, which frees its stream slot, chunk, file and spool. The socket's idle timer cannot
+  // tell, since any frame (a PING, a 1-octet WINDOW_UPDATE on another stream) restarts it.
+  // CANCEL (RFC 9113 7: the stream is no longer needed) rather than INTERNAL_ERROR: nothing
+  // failed here, and the client may retry the request.
+  #sendTimedOut(stream) {
+    if (stream.closed) return;
+    this.#log.debug(`http2 stream ${stream.id}: no DATA out for ${this.#timeouts.sendTimeout} ms`);
+    this.#logEnd(stream, `${stream.response.status} timed out`);
+    this.#resetStream(stream.id, ERROR.CANCEL);
   }
 
   // A body that fails mid-way must not look complete: RST_STREAM, never END_STREAM.
@@ -491,6 +506,8 @@ class Http2Connection extends EventEmitter {
         if (stream.bodyEnded) {
           writer.frame(FRAME.DATA, FLAG.END_STREAM, stream.id);
           this.#finishStream(stream);
+        } else if (!isBuffer) {
+          body.resume();
         }
         return;
       }
@@ -516,13 +533,13 @@ class Http2Connection extends EventEmitter {
           stream.queueOffset = 0;
         }
         stream.queued -= n;
-        if (stream.queued < BODY_READ_AHEAD / 2 && body.isPaused()) body.resume();
       }
       const last = stream.bodyEnded && n === available;
       writer.slice(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, source, start, start + n);
       stream.sendWindow -= n;
       this.#sendWindow -= n;
       stream.sent += n;
+      stream.sendTimer.refresh();
       if (last) {
         this.#finishStream(stream);
         return;
@@ -576,6 +593,7 @@ class Http2Connection extends EventEmitter {
     this.#streams.delete(stream.id);
     this.#waiting.delete(stream);
     this.#rememberClosed(stream.id, resetByUs);
+    clearTimeout(stream.sendTimer);
     const body = stream.body;
     if (body !== null && !Buffer.isBuffer(body) && !body.destroyed) body.destroy();
     stream.body = null;

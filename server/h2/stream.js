@@ -24,6 +24,7 @@ class Stream {
     this.queueOffset = 0; // ... and how much of queue[0] is sent
     this.queued = 0;
     this.bodyEnded = false; // all of the body is in hand (Buffer, or the Readable ended)
+    this.sendTimer = null; // resets the stream when no DATA goes out for timeouts.sendTimeout
     this.sent = 0;
   }
 }

@@ -118,4 +118,22 @@ function createClients({ port, ca, host = '127.0.0.1' }) {
   return { h1, h2, connectH2, curl, closeAll };
 }
 
-module.exports = { createClients, decode, curlSkipReason, engines };
+// A session whose `count` streams for `path` never read: its SETTINGS_INITIAL_WINDOW_SIZE is
+// `initialWindowSize` and it never sends WINDOW_UPDATE, so the server may send each stream
+// only that many bytes. Returns { session, streams, responses } (a promise of each stream's headers).
+function stalledStreams({ origin, ca, path, count, headers = {}, initialWindowSize = 0 }) {
+  const session = http2.connect(origin, { ca, servername: 'localhost', settings: { initialWindowSize } });
+  session.on('error', () => {});
+  const streams = [];
+  const responses = [];
+  for (let i = 0; i < count; i++) {
+    const stream = session.request({ ':path': path, ...headers });
+    stream.on('error', () => {});
+    responses.push(new Promise((resolve) => stream.once('response', resolve)));
+    stream.end();
+    streams.push(stream);
+  }
+  return { session, streams, responses };
+}
+
+module.exports = { createClients, stalledStreams, decode, curlSkipReason, engines };

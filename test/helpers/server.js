@@ -4,6 +4,7 @@
 // removes the root.
 
 const fs = require('node:fs/promises');
+const { readdirSync, readlinkSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { startServer } = require('../../server');
@@ -127,7 +128,7 @@ function spawnCli(args, { env = {}, engine, cwd } = {}) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`CLI did not start:\n${out}`)); }, SPAWN_TIMEOUT_MS);
     const onData = () => {
-      const m = /listening on (https:\/\/\S+?:(\d+)\/)[^\n]*?(?:; (http:\/\/\S+) redirects there)?\n/.exec(out);
+      const m = /listening on (https?:\/\/\S+?:(\d+)\/)[^\n]*?(?:; (http:\/\/\S+) redirects there)?\n/.exec(out);
       if (!m) return;
       clearTimeout(timer);
       child.stdout.off('data', onData);
@@ -141,7 +142,21 @@ function spawnCli(args, { env = {}, engine, cwd } = {}) {
   });
 }
 
+// Spool files (server/spool.js) of this process still open: they are unlinked when created, so
+// an open fd is all that is left of one.
+function openSpoolFiles() {
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`).includes('negotiate-spool-')) n++;
+    } catch {
+      // closed between listing and reading
+    }
+  }
+  return n;
+}
+
 // The shared read-only material sits next to the repository (../shared in CI).
 const SHARED_DIR = path.resolve(REPO_ROOT, '..', 'shared');
 
-module.exports = { forEachEngine, startTestServer, spawnCli, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };
+module.exports = { forEachEngine, startTestServer, spawnCli, openSpoolFiles, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };
