@@ -26,6 +26,12 @@ function isVariantName(name) {
   return CODING_SUFFIXES.some((suffix) => lower.endsWith(suffix));
 }
 
+/** The name a precompressed variant's name is made from ("a.js" for "a.js.br"), else null. */
+function variantOf(name) {
+  const suffix = CODING_SUFFIXES.find((s) => name.endsWith(s) && name.length > s.length);
+  return suffix === undefined ? null : name.slice(0, -suffix.length);
+}
+
 /**
  * Whether a media type is worth compressing: mime-db flags it compressible, or it is text-like
  * with no flag (the `compressible` package's rule), and it is not the unknown type (mime-db
@@ -49,4 +55,4 @@ function savesBytes(compressedSize, identitySize) {
   return compressedSize < identitySize;
 }
 
-module.exports = { MIN_COMPRESS_BYTES, UNKNOWN_TYPE, typeOfName, isVariantName, isCompressibleType, whyNotCompressible, savesBytes };
+module.exports = { MIN_COMPRESS_BYTES, UNKNOWN_TYPE, typeOfName, isVariantName, variantOf, isCompressibleType, whyNotCompressible, savesBytes };

@@ -13,6 +13,8 @@ const { createRepresentation, response, VARY } = require('./representation');
 const { openFileBody } = require('./file-body');
 const { Spool } = require('./spool');
 const { RequestError } = require('./errors');
+const { notFound } = require('./site/not-found');
+const { listDirectory } = require('./site/listing');
 
 const RESTARTS = 2;
 const TEXT = 'text/plain; charset=utf-8';
@@ -21,9 +23,10 @@ const BUSY = Symbol('busy');
 class Core {
   // negotiatePath: where negotiateEndpoint answers, or false when it is off. budget: the
   // process's ByteBudget, charged by every streamed body; spoolDisk: the one for the bytes
-  // compression spools keep on disk.
-  constructor({ store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk }) {
-    Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk });
+  // compression spools keep on disk. logAccess: see access-log.js; the engines call it.
+  // site: { spa, listing, hidden(real) } (site/).
+  constructor({ store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site }) {
+    Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site });
     this.streamingCompressions = 0;
     this.requests = 0;
   }
@@ -41,6 +44,7 @@ class Core {
       for (let attempt = 0; ; attempt++) {
         const found = await this.findFile(parsed);
         if (found.redirect) return redirect(found.redirect, isHead);
+        if (found.listing) return await listDirectory(this.store.rootReal, found.listing, parsed.rel, isHead, this.site.hidden);
         try {
           return await this.serveFile(isHead, found.info, headers);
         } catch (err) {
@@ -49,20 +53,29 @@ class Core {
         }
       }
     } catch (err) {
+      if (err instanceof RequestError && err.status === 404) return notFound(this, err, isHead, headers, this.site.spa);
       return this.errorResponse(err, isHead);
     }
   }
 
-  // Resolves { info } for a file, or { redirect } for a directory named without its slash.
+  // Resolves { info } for a file, { redirect } for a directory named without its slash, or
+  // { listing } (the directory) for one without index.html when --listing is on.
   async findFile(parsed) {
     const info = await this.store.lookup(parsed.rel);
     if (info.kind === 'file') {
       if (parsed.trailingSlash) throw new RequestError(404, 'ERR_NOT_FOUND', 'not a directory');
+      if (this.site.hidden(info.real)) throw new RequestError(404, 'ERR_NOT_FOUND', 'not found');
       return { info };
     }
     if (!parsed.trailingSlash) return { redirect: directoryLocation(parsed.rel) + parsed.query };
-    const index = await this.store.lookup(parsed.rel === '/' ? '/index.html' : parsed.rel + '/index.html');
-    if (index.kind !== 'file') throw new RequestError(404, 'ERR_NOT_FOUND', 'no index.html');
+    const index = await this.store.lookup(parsed.rel === '/' ? '/index.html' : parsed.rel + '/index.html').catch((err) => {
+      if (this.site.listing && err.status === 404) return info;
+      throw err;
+    });
+    if (index.kind !== 'file') {
+      if (this.site.listing) return { listing: info };
+      throw new RequestError(404, 'ERR_NOT_FOUND', 'no index.html');
+    }
     return { info: index };
   }
 

@@ -12,6 +12,8 @@ const { FileStore } = require('./file-store');
 const { Core } = require('./core');
 const { ByteBudget } = require('./byte-budget');
 const { negotiateEndpoint } = require('./negotiate-endpoint');
+const { createAccessLog } = require('./access-log');
+const { createSite } = require('./site');
 const { MODES: RESPONSE_HEADER_MODES } = require('./h2/response-headers');
 
 const MiB = 1024 * 1024;
@@ -63,6 +65,7 @@ function createCore(options, tuning, log) {
     dynamicReasons[coding] = !options.dynamic ? 'no variant and dynamic compression is off (--no-dynamic)'
       : !engines.available.includes(coding) ? 'no variant and no engine for it in this runtime' : null;
   }
+  const site = createSite(options);
   const store = new FileStore({
     rootReal,
     encodings: options.encodings,
@@ -73,6 +76,7 @@ function createCore(options, tuning, log) {
     maxBytes: tuning.fileCacheBytes,
     revalidateMs: options.revalidateMs,
     cacheControl: options.cacheControl,
+    headerRules: site.headerRules,
     log,
     decompress: engines.decompress,
   });
@@ -81,6 +85,7 @@ function createCore(options, tuning, log) {
     negotiateEndpoint, negotiatePath: options.negotiateEndpoint,
     budget: new ByteBudget(tuning.bufferedBytesLimit),
     spoolDisk: new ByteBudget(tuning.spoolDiskBytes),
+    logAccess: createAccessLog(log, options.logFormat), site,
   });
 }
 

@@ -17,6 +17,7 @@ const { openInRoot, PROC_FD } = require('./open-in-root');
 const { readConsistent, sameStat } = require('./read-file');
 const { createRepresentation } = require('./representation');
 const { typeOfName, whyNotCompressible, savesBytes } = require('./compressibility');
+const { headersFor } = require('./site/header-rules');
 
 const close = promisify(fs.close);
 
@@ -41,9 +42,9 @@ class FileStore {
   // variantCodings: [[coding, extension]] in preference order, for codings the server offers.
   // dynamicReasons: { coding: null when it can be compressed on the fly, else why not }.
   // decompress(coding, buffer, { maxOutputLength }): Promise<Buffer> (createEngines' own), to
-  // check a variant by content (variantAge).
-  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, log, decompress }) {
-    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, log, decompress });
+  // check a variant by content (variantAge). headerRules: compiled (site/header-rules.js).
+  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, headerRules = [], log, decompress }) {
+    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, headerRules, log, decompress });
     this.entries = new Map();
     this.totalBytes = 0;
     this.staleLogged = new Set();
@@ -211,6 +212,7 @@ class FileStore {
     const base = {
       contentType,
       cacheControl: this.cacheControl,
+      extraHeaders: headersFor(this.headerRules, rel),
       lastModified: new Date(lastModifiedMs).toUTCString(),
       lastModifiedMs,
     };

@@ -3,7 +3,6 @@
 // descriptor it returns through the classic req/res API.
 
 const { sendResponse } = require('./send-response');
-const { logAccess } = require('./access-log');
 const { requestHost } = require('./host-header');
 const { RequestError } = require('./errors');
 
@@ -59,6 +58,7 @@ function createHttp1Handler(core, log, isClosing) {
 
   function respond(req, res) {
     const startedAt = performance.now();
+    const client = { remoteAddress: req.socket.remoteAddress, protocol: req.httpVersion === '1.0' ? 'http/1.0' : 'http/1.1', headers: req.headers };
     const host = requestHost(req);
     // RFC 9112 3.2: a missing (HTTP/1.1), repeated or malformed Host is a 400, and the connection
     // is closed since the client and any intermediary may disagree on what it asked for.
@@ -68,7 +68,7 @@ function createHttp1Handler(core, log, isClosing) {
       // While shutting down, finish this response but do not keep the connection.
       if (isClosing() || host.error !== undefined) res.shouldKeepAlive = false;
       sendResponse(res, d, (err, sent) => {
-        logAccess(log, req.method, req.url, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt);
+        core.logAccess(req.method, req.url, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt, client);
       });
     }).catch((err) => {
       // decide() never rejects, so this is a failure while sending: drop this response only.

@@ -4,7 +4,6 @@
 
 const { constants: { NGHTTP2_INTERNAL_ERROR } } = require('node:http2');
 const { pipeline } = require('node:stream');
-const { logAccess } = require('./access-log');
 
 function ignore() {}
 
@@ -31,6 +30,7 @@ function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout) {
     const startedAt = performance.now();
     const method = headers[':method'];
     const target = headers[':path'];
+    const client = { remoteAddress: stream.session.socket.remoteAddress, protocol: 'h2', headers };
     // A peer reset surfaces as an 'error' on the stream; it is not a server failure.
     stream.on('error', ignore);
     const decided = headerListSize(rawHeaders) > maxHeaderListSize
@@ -44,10 +44,10 @@ function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout) {
       }
       stream.respond(d.h2 || { ':status': d.status, ...d.headers }, { endStream: body === null });
       if (body === null) {
-        logAccess(log, method, target, d.status, d.coding, 0, startedAt);
+        core.logAccess(method, target, d.status, d.coding, 0, startedAt, client);
       } else if (Buffer.isBuffer(body)) {
         stream.end(body);
-        logAccess(log, method, target, d.status, d.coding, body.length, startedAt);
+        core.logAccess(method, target, d.status, d.coding, body.length, startedAt, client);
       } else {
         let sent = 0;
         const stalled = setTimeout(() => body.destroy(new Error(`no progress for ${sendTimeout} ms`)), sendTimeout).unref();
@@ -58,7 +58,7 @@ function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout) {
         // An early end of the source resets the stream (RST_STREAM) instead of ending it cleanly.
         pipeline(body, stream, (err) => {
           clearTimeout(stalled);
-          logAccess(log, method, target, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt);
+          core.logAccess(method, target, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt, client);
         });
       }
     }).catch((err) => {

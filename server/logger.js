@@ -10,6 +10,8 @@ const LEVELS = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
 const FLUSH_MS = 50;
 const FLUSH_BYTES = 64 * 1024;
 const RETRY_MS = 10;
+// POSIX's minimum, Linux's value: pipe writes up to this size are never interleaved.
+const PIPE_BUF = 4096;
 
 class Logger {
   constructor({ level = 'info', fd = 1 } = {}) {
@@ -39,7 +41,15 @@ class Logger {
 
   line(level, msg, force = false) {
     if (!force && LEVELS[level] > this.threshold) return;
-    const text = `${new Date().toISOString()} ${level} ${msg}\n`;
+    this.push(`${new Date().toISOString()} ${level} ${msg}\n`);
+  }
+
+  // An info line written as given: access-log formats that carry their own time.
+  raw(msg) {
+    if (LEVELS.info <= this.threshold) this.push(`${msg}\n`);
+  }
+
+  push(text) {
     this.pending.push(text);
     this.pendingBytes += text.length;
     if (this.pendingBytes >= FLUSH_BYTES) this.flush();
@@ -52,9 +62,20 @@ class Logger {
       if (!this.writing) this.settle();
       return;
     }
-    const buf = Buffer.from(this.pending.join(''));
-    this.pending = [];
-    this.pendingBytes = 0;
+    // Workers of a cluster share fd 1: a write to a pipe is atomic only up to PIPE_BUF, so each
+    // write carries whole lines and at most PIPE_BUF bytes (a longer line goes alone).
+    let bytes = Buffer.byteLength(this.pending[0]);
+    let chars = this.pending[0].length;
+    let n = 1;
+    for (; n < this.pending.length; n++) {
+      const size = Buffer.byteLength(this.pending[n]);
+      if (bytes + size > PIPE_BUF) break;
+      bytes += size;
+      chars += this.pending[n].length;
+    }
+    const buf = Buffer.from(this.pending.slice(0, n).join(''));
+    this.pending = this.pending.slice(n);
+    this.pendingBytes -= chars;
     this.writing = true;
     this.writeAll(buf, 0);
   }

@@ -10,6 +10,10 @@ const { CODINGS, VARIANT_EXTENSIONS, LEVEL_RANGES, defaultLevel, parseLevels } =
 const { ConfigError } = require('./errors');
 const { parseHost } = require('./host-header');
 const { parseRequestPath } = require('./resolve-path');
+const { closest } = require('./did-you-mean');
+const { readConfigFile, CONFIG_NAME } = require('./site/config-file');
+const { compileHeaderRules } = require('./site/header-rules');
+const { LOG_FORMATS } = require('./access-log');
 
 const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'];
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -18,6 +22,7 @@ const VARIANT_CODINGS = CODINGS.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, 
 
 const OPTIONS = [
   { flag: 'root', key: 'root', arg: 'DIR', def: '.', help: 'directory to serve (or give it as the one positional argument)' },
+  { flag: 'config', key: 'config', arg: 'FILE', help: `site configuration (headers rules and these options' keys); default: ${CONFIG_NAME} in the root when present` },
   { flag: 'host', key: 'host', arg: 'H', def: '127.0.0.1', help: 'address to listen on (:: for all interfaces)' },
   { flag: 'port', key: 'port', arg: 'N', def: 8443, parse: port, help: 'HTTPS (h2 + http/1.1) port, 0 = any free port' },
   { flag: 'cert', key: 'cert', arg: 'FILE', help: 'PEM certificate (with --key), reloaded when it changes or on SIGHUP; default: made in --certs-dir, signed by the local CA' },
@@ -37,6 +42,9 @@ const OPTIONS = [
   { flag: 'no-precompress', key: 'precompress', bool: true, def: true, help: 'do not write variants of the root\'s files in the background at start (CLI only)' },
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: headerValue, help: 'Cache-Control of file responses' },
+  { flag: 'spa', key: 'spa', bool: true, def: false, help: 'answer GET/HEAD of a missing path with /index.html when the request accepts text/html (single-page apps)' },
+  { flag: 'listing', key: 'listing', bool: true, def: false, help: 'list a directory that has no index.html' },
+  { flag: 'log-format', key: 'logFormat', arg: 'F', def: 'short', parse: oneOf(LOG_FORMATS), help: LOG_FORMATS.join(' | ') + ' (access-log lines)' },
   { flag: 'revalidate-ms', key: 'revalidateMs', arg: 'N', def: 0, parse: intIn(0, 3_600_000), help: 'reuse a file\'s stat for N ms (0 = check the disk on every request)' },
   { flag: 'engine', key: 'engine', arg: 'E', def: 'native', parse: oneOf(['node', 'native']), help: 'HTTP engines: node (node:http2 and Node\'s HTTP/1.1) | native (server/h2, RFC 9113 in JS with the native HPACK codec, and server/h1, RFC 9112)' },
   { flag: 'workers', key: 'workers', arg: 'N', def: 1, parse: intIn(1, Math.max(64, os.availableParallelism() * 4)), help: 'processes sharing the port (1 = no cluster)' },
@@ -198,24 +206,9 @@ function checkEnvNames(env) {
   const known = OPTIONS.filter((opt) => opt.flag !== 'help').map(envName);
   for (const name of Object.keys(env)) {
     if (!name.startsWith('NEGOTIATE_') || known.includes(name)) continue;
-    const closest = known.map((k) => [editDistance(name, k), k]).sort((a, b) => a[0] - b[0])[0];
-    const hint = closest[0] <= 3 ? `; did you mean ${closest[1]}?` : ` (see --help)`;
-    throw new ConfigError(`${name}: unknown variable${hint}`);
+    const hint = closest(name, known);
+    throw new ConfigError(`${name}: unknown variable${hint !== null ? `; did you mean ${hint}?` : ' (see --help)'}`);
   }
-}
-
-// Edit distance counting a swap of adjacent characters as one edit (optimal string alignment),
-// for "did you mean" suggestions: NEGOTIATE_PROT is one edit from NEGOTIATE_PORT.
-function editDistance(a, b) {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
 }
 
 // The option's value parsed and validated; errors are labelled with `label` (flag or variable).
@@ -231,15 +224,31 @@ function checkValue(opt, value, label) {
 }
 
 // Validates and fills defaults; accepts either CLI strings or API values.
+// The site configuration file fills what the caller left unset; its values' errors name the
+// file and the key.
 function normalizeOptions(input = {}) {
   const out = { ...input };
+  const site = readConfigFile(path.resolve(out.root ?? OPTIONS.find((o) => o.key === 'root').def), out.config ?? undefined, OPTIONS);
+  const labels = {};
+  for (const [key, value] of Object.entries(site.values)) {
+    if (out[key] !== undefined && out[key] !== null) continue;
+    out[key] = value;
+    labels[key] = `${site.label}: ${key}`;
+  }
+  out.config = site.file ?? undefined;
   for (const opt of OPTIONS) {
     if (opt.key === 'help') continue;
     if (out[opt.key] === undefined || out[opt.key] === null) {
       if (opt.def !== undefined) out[opt.key] = opt.def;
       else continue;
     }
-    out[opt.key] = checkValue(opt, out[opt.key], `--${opt.flag}`);
+    out[opt.key] = checkValue(opt, out[opt.key], labels[opt.key] ?? `--${opt.flag}`);
+  }
+  out.headers ??= [];
+  try {
+    compileHeaderRules(out.headers);
+  } catch (err) {
+    throw new ConfigError(labels.headers !== undefined ? `${site.label}: ${err.message}` : err.message);
   }
   if (Boolean(out.cert) !== Boolean(out.key)) throw new ConfigError('--cert and --key go together');
   if (!out.https) {

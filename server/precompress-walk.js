@@ -6,6 +6,7 @@
 const fs = require('node:fs/promises');
 const path = require('node:path');
 const { typeOfName, isVariantName, whyNotCompressible } = require('./compressibility');
+const { CONFIG_NAME } = require('./site/config-file');
 
 /** Whether the file (by its name) is worth compressing, by the rule the server applies. */
 function isCompressibleName(name) {
@@ -25,7 +26,8 @@ function nonRegularReason(entry) {
  * Every regular file under `dir`, sorted for a stable order, and what was passed over with the
  * reason. Symbolic links are not followed: a variant written next to a link target outside the
  * tree would surprise its owner, and links could form cycles. Dot entries (dotfiles, the
- * manifest, temporaries) and variants are left out without a word.
+ * manifest, temporaries), site configurations (never served) and variants are left out without
+ * a word.
  * @param {string} dir
  * @returns {Promise<{ files: string[], skipped: { file: string, reason: string }[] }>} absolute paths;
  *   rejects only when `dir` itself cannot be read.
@@ -36,7 +38,7 @@ async function listSourceFiles(dir) {
   async function visit(current) {
     const entries = await fs.readdir(current, { withFileTypes: true });
     for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
+      if (entry.name.startsWith('.') || entry.name === CONFIG_NAME) continue;
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) {
         await visit(full).catch((err) => skipped.push({ file: full, reason: `unreadable directory (${err.code || err.message})` }));
@@ -55,7 +57,8 @@ async function listSourceFiles(dir) {
 /**
  * The files `names` (relative to `dir`, e.g. from a file watcher) stand for, by the walk's rules:
  * a directory stands for the files under it; dot entries, variants and names outside `dir` stand
- * for nothing. `missing` are the names of sources that are gone (their variants may go too).
+ * for nothing, nor does a site configuration file
+ * (site/config-file.js: it is never served, so it needs no variants). `missing` are the names of sources that are gone (their variants may go too).
  * @returns {Promise<{ files: string[], skipped: { file: string, reason: string }[], missing: string[] }>}
  */
 async function listNamedFiles(dir, names) {
@@ -67,7 +70,7 @@ async function listNamedFiles(dir, names) {
     const full = path.resolve(root, name);
     const rel = path.relative(root, full);
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel) || rel.split(path.sep).some((part) => part.startsWith('.')) ||
-        isVariantName(path.basename(full))) continue;
+        isVariantName(path.basename(full)) || path.basename(full) === CONFIG_NAME) continue;
     let stat;
     try {
       stat = await fs.lstat(full);

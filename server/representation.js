@@ -7,7 +7,8 @@
 const VARY = 'Accept-Encoding';
 
 // fields: { coding, source, size, etag, lastModified, lastModifiedMs, contentType,
-//           cacheControl, bytes (Buffer | null), path, stat (for fd checks), rangeable }
+//           cacheControl, extraHeaders (the site's header rules: object | null), bytes
+//           (Buffer | null), path, stat (for fd checks), rangeable }
 function createRepresentation(fields) {
   const rep = { ...fields };
   const common = {
@@ -16,6 +17,7 @@ function createRepresentation(fields) {
     'last-modified': rep.lastModified,
     'cache-control': rep.cacheControl,
     'vary': VARY,
+    ...rep.extraHeaders,
   };
   if (rep.coding !== 'identity') common['content-encoding'] = rep.coding;
   // A body compressed while it streams has no length up front and cannot seek.
@@ -29,6 +31,7 @@ function createRepresentation(fields) {
     'last-modified': rep.lastModified,
     'cache-control': rep.cacheControl,
     'vary': VARY,
+    ...rep.extraHeaders,
   };
   rep.notModified = prebuilt(304, notModified, null, rep);
   return rep;

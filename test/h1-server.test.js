@@ -69,6 +69,7 @@ function fakeCore(answer) {
     requests: 0,
     log: new Logger({ level: 'silent' }),
     errorResponse: Core.prototype.errorResponse,
+    logAccess() {},
     decide(method, target, headers) {
       this.requests++;
       return Promise.resolve(answer(method, target, headers));

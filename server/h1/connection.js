@@ -8,7 +8,6 @@ const { finished } = require('node:stream');
 const { RequestParser } = require('./request-parser');
 const { formatHead, statusHasBody, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK } = require('./response-writer');
 const { RequestError } = require('../errors');
-const { logAccess } = require('../access-log');
 
 // Requests taken ahead of their responses. Past it the socket is paused, so a client that
 // pipelines without reading holds at most this many responses' worth of work.
@@ -28,6 +27,7 @@ class Http1Connection extends EventEmitter {
   constructor(socket, { core, log, timeouts, isClosing }) {
     super();
     Object.assign(this, { socket, core, log, timeouts, isClosing });
+    this.remoteAddress = socket.remoteAddress;
     this.parser = new RequestParser();
     this.queue = []; // entries in request order; queue[0] is answered first
     this.streaming = null; // the entry whose body is being piped
@@ -81,6 +81,7 @@ class Http1Connection extends EventEmitter {
       isHead: request.method === 'HEAD',
       http10: request.version === '1.0',
       keepAlive: request.keepAlive,
+      headers: request.headers,
       startedAt: performance.now(),
       d: null,
     };
@@ -101,10 +102,15 @@ class Http1Connection extends EventEmitter {
   refuse(err) {
     this.stopReading();
     this.queue.push({
-      method: '-', target: '-', isHead: false, http10: false, keepAlive: false,
+      method: '-', target: '-', isHead: false, http10: false, keepAlive: false, headers: {},
       startedAt: performance.now(), d: this.core.errorResponse(err, false),
     });
     this.scheduleFlush();
+  }
+
+  logAccess(entry, status, bytes) {
+    const client = { remoteAddress: this.remoteAddress, protocol: entry.http10 ? 'http/1.0' : 'http/1.1', headers: entry.headers };
+    this.core.logAccess(entry.method, entry.target, status, entry.d.coding, bytes, entry.startedAt, client);
   }
 
   stopReading() {
@@ -170,7 +176,7 @@ class Http1Connection extends EventEmitter {
         else if (bytes > 0) socket.write(body);
       }
       if (unframed && !entry.http10) socket.write(LAST_CHUNK, 'latin1');
-      logAccess(this.log, entry.method, entry.target, d.status, d.coding, bytes, entry.startedAt);
+      this.logAccess(entry, d.status, bytes);
       if (closes) this.end();
       return true;
     }
@@ -207,7 +213,7 @@ class Http1Connection extends EventEmitter {
     finished(body, (err) => {
       if (this.closed) return;
       const complete = !err && (length === null || sent === length);
-      logAccess(this.log, entry.method, entry.target, complete ? d.status : `${d.status} aborted`, d.coding, sent, entry.startedAt);
+      this.logAccess(entry, complete ? d.status : `${d.status} aborted`, sent);
       if (!complete) {
         if (err) this.log.debug(`${entry.method} ${entry.target}: body failed: ${err.message}`);
         socket.destroy();

@@ -5,7 +5,6 @@
 
 const EventEmitter = require('node:events');
 const { Decoder } = require('../../native');
-const { logAccess } = require('../access-log');
 const { FrameReader } = require('./frame-reader');
 const { FrameWriter } = require('./frame-writer');
 const { FRAME, FLAG, DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW_SIZE } = require('./frame-types');
@@ -51,6 +50,7 @@ const LINGER_MS = 1000;
 
 class Http2Connection extends EventEmitter {
   #socket;
+  #remoteAddress; // kept for the access log: a closed socket no longer reports it
   #core;
   #log;
   #timeouts;
@@ -88,6 +88,7 @@ class Http2Connection extends EventEmitter {
   constructor(socket, ctx) {
     super();
     this.#socket = socket;
+    this.#remoteAddress = socket.remoteAddress;
     this.#core = ctx.core;
     this.#log = ctx.log;
     this.#timeouts = ctx.timeouts;
@@ -569,7 +570,8 @@ class Http2Connection extends EventEmitter {
 
   #logEnd(stream, status) {
     const d = stream.response;
-    logAccess(this.#log, stream.headers[':method'], stream.headers[':path'], status, d ? d.coding : null, stream.sent, stream.startedAt);
+    const client = { remoteAddress: this.#remoteAddress, protocol: 'h2', headers: stream.headers };
+    this.#core.logAccess(stream.headers[':method'], stream.headers[':path'], status, d ? d.coding : null, stream.sent, stream.startedAt, client);
   }
 
   // ---- stream and connection ends ----

@@ -237,6 +237,7 @@ function createStubCore(bodies) {
     headerListTooLarge(isHead) {
       return respond(431, isHead ? null : Buffer.from('too large\n'));
     },
+    logAccess() {},
   };
 }
 

@@ -8,7 +8,8 @@ const { TIMEOUTS } = require('../../server/limits');
 const { serveHttp1 } = require('../../server/h1');
 const { testCertificate } = require('./server');
 
-// core: { decide(method, target, headers), errorResponse(err, isHead) } like server/core.js.
+// core: { decide(method, target, headers), errorResponse(err, isHead), logAccess(...) } like
+// server/core.js.
 // Resolves { port, ca, close() }; close() is graceful, like startServer's.
 async function startWithCore(core, { timeouts = {} } = {}) {
   const cert = await testCertificate();
