@@ -189,12 +189,15 @@ forEachEngine((engine) => {
   test('stalled readers of compressed responses do not keep the compression slot', async (tc) => {
     // Every slot (one) taken by responses the clients never read: zero-window HTTP/2 streams,
     // and an HTTP/1.1 connection that never reads.
+    const before = t.stats.requests;
     const sessions = [await zeroWindowSession(t, '/big.txt', 2, { 'accept-encoding': 'gzip' })];
     const socket = tls.connect({ host: '127.0.0.1', port: t.port, ca: t.server.certificate, servername: 'localhost', ALPNProtocols: ['http/1.1'] },
       () => { socket.pause(); socket.write('GET /big.txt HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n'); });
     socket.on('error', () => {});
-    // Compression runs at its own speed into the spools, so the slot comes back.
-    await settle(() => t.stats.streamingCompressions === 0);
+    // Compression runs at its own speed into the spools, so the slot comes back once all three
+    // stalled requests have reached the server.
+    await settle(() => t.stats.requests === before + 3 && t.stats.streamingCompressions === 0);
+    assert.equal(t.stats.requests, before + 3, 'the three stalled requests reached the server');
     const got = await t.h2('/big.txt', { headers: { 'accept-encoding': 'gzip, identity;q=0' }, session: t.connectH2() });
     assert.equal(got.status, 200, `got ${got.status}: ${got.body.subarray(0, 80)}`);
     assert.equal(got.headers['content-encoding'], 'gzip');
