@@ -39,7 +39,9 @@ function caCommonName(x509) {
 // a broken or foreign pair is reported, never replaced (it may be trusted somewhere).
 async function readCa(caDir) {
   const { certFile, keyFile } = caFiles(caDir);
-  const [cert, key] = await Promise.all([fs.readFile(certFile, 'utf8'), fs.readFile(keyFile, 'utf8')]);
+  // One after the other, so a directory that cannot be read is reported the same way every time.
+  const cert = await fs.readFile(certFile, 'utf8');
+  const key = await fs.readFile(keyFile, 'utf8');
   const broken = (why) => new ConfigError(`--ca-dir: ${caDir}: ${why}; move ${CA_CERT_FILE} and ${CA_KEY_FILE} away to make a new CA (and run "negotiate-h2 trust" again)`);
   let x509;
   try {
