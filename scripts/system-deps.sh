@@ -22,7 +22,7 @@ for f in "${!FILE_PKG[@]}"; do [ -e "$f" ] || missing+=("${FILE_PKG[$f]}"); done
 if command -v clang >/dev/null 2>&1 && ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   missing+=(libclang-rt-dev)
 fi
-# h2spec, the HTTP/2 conformance suite test/h2spec.test.js runs, is a Go module: `go install`
+# h2spec, the HTTP/2 conformance suite test/integration/h2spec.test.js runs, is a Go module: `go install`
 # puts it in $(go env GOPATH)/bin, where the test looks after PATH. The newest release (v2.2.1,
 # reports itself as 2.0.0) has no go.mod, hence +incompatible.
 H2SPEC_MODULE=github.com/summerwind/h2spec/cmd/h2spec@v2.2.1+incompatible
@@ -35,11 +35,11 @@ h2spec_path() {
 install_h2spec() {
   h2spec_path >/dev/null && return
   if ! command -v go >/dev/null 2>&1; then
-    echo "system-deps: Go is not installed, so h2spec cannot be built; test/h2spec.test.js will be skipped" >&2
+    echo "system-deps: Go is not installed, so h2spec cannot be built; test/integration/h2spec.test.js will be skipped" >&2
     return
   fi
   echo "system-deps: building h2spec ($H2SPEC_MODULE)"
-  go install "$H2SPEC_MODULE" || echo "system-deps: go install $H2SPEC_MODULE failed; test/h2spec.test.js will be skipped" >&2
+  go install "$H2SPEC_MODULE" || echo "system-deps: go install $H2SPEC_MODULE failed; test/integration/h2spec.test.js will be skipped" >&2
 }
 # Without Go, Debian's golang-go builds it.
 if ! h2spec_path >/dev/null && ! command -v go >/dev/null 2>&1; then missing+=(golang-go); fi

@@ -2,9 +2,9 @@
 'use strict';
 // Entry point: `node server [options]` runs the CLI; require('./server') gives the API.
 
-const { startServer } = require('./start-server');
-const { handler, fastifyPlugin } = require('./handler');
+const { startServer } = require('./engines/start-server');
+const { handler, fastifyPlugin } = require('./engines/node/handler');
 
-if (require.main === module) require('./cli').main(process.argv.slice(2), process.env);
+if (require.main === module) require('./config/cli').main(process.argv.slice(2), process.env);
 
 module.exports = { startServer, handler, fastifyPlugin };

@@ -5,7 +5,7 @@
 // certificate code, so there is one way to build one.
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const { generateSelfSigned } = require('../../server/certs');
+const { generateSelfSigned } = require('../../server/tls/certs');
 
 async function writeSelfSignedCert(dir) {
   const pair = await generateSelfSigned();

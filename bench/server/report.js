@@ -188,7 +188,7 @@ function renderSection(section, { chartsHref }) {
     + ' both nginx rows use `brotli_static`, `gzip_static`, sendfile, one worker, no access log. h2o 2.2 runs one thread'
     + ' with `file.send-compressed: ON`. Every server serves the same precompressed files with the same certificate.',
     '',
-    '**Corpus** (precompressed variants as written by `server/precompress.js`):',
+    '**Corpus** (precompressed variants as written by `tools/precompress`):',
     '',
     corpusTable(section.corpus),
     '**Targets** (ratios of medians from this run; ✗ is a miss, ? a missing comparison row)',

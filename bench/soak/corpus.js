@@ -1,6 +1,6 @@
 'use strict';
 // The soak test's document root: pages with precompressed variants (made by the project's
-// own `server/precompress.js`), mid-sized files without variants (compressed on the fly,
+// own `tools/precompress`), mid-sized files without variants (compressed on the fly,
 // then served from the compression cache) and one file over the server's 4 MiB buffer
 // limit (compressed while streaming, on every request). Returns the source bytes of every
 // path so responses can be checked.

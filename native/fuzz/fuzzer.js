@@ -1,7 +1,7 @@
 'use strict';
 // Builds the libFuzzer targets (Makefile beside this file) and runs one for a
 // bounded time, reporting executions and any crash. Shared by run.js (`npm run
-// fuzz`) and test/fuzz.test.js.
+// fuzz`) and test/integration/fuzz.test.js.
 
 const { spawn } = require('node:child_process');
 const fs = require('node:fs/promises');

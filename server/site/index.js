@@ -4,7 +4,7 @@
 // wherever it sits in the root: it may hold what the site's owner does not publish.
 
 const fs = require('node:fs');
-const { variantOf } = require('../compressibility');
+const { variantOf } = require('../compression/compressibility');
 const { compileHeaderRules } = require('./header-rules');
 
 // Synchronous: it belongs with the rest of building the core.

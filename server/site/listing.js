@@ -6,9 +6,9 @@
 
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const { variantOf } = require('../compressibility');
-const { isInside } = require('../resolve-path');
-const { response } = require('../representation');
+const { variantOf } = require('../compression/compressibility');
+const { isInside } = require('../files/resolve-path');
+const { response } = require('../decision/representation');
 
 // A directory larger than this is listed in part, with a line saying so: building the page
 // costs a stat per entry.

@@ -3,8 +3,8 @@
 // text/html (a browser navigating to a client-side route); else the root's 404.html, sent with
 // status 404 in the coding negotiated like any file's; else the plain-text 404.
 
-const { response, VARY } = require('../representation');
-const { openFileBody } = require('../file-body');
+const { response, VARY } = require('../decision/representation');
+const { openFileBody } = require('../files/file-body');
 
 const SPA_VARY = `${VARY}, Accept`;
 

@@ -5,7 +5,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { readConfiguredPair } = require('../certs');
+const { readConfiguredPair } = require('./certs');
 
 // Editors and `cp` write a file in several steps and renew both files one after the other:
 // wait for the burst of events to settle before reading.

@@ -3,9 +3,9 @@
 // the browsers' NSS databases, plus the commands for the system stores.
 
 const os = require('node:os');
-const { parseCli, normalizeOptions } = require('../options');
+const { parseCli, normalizeOptions } = require('../config/options');
 const { ConfigError } = require('../errors');
-const { Logger } = require('../logger');
+const { Logger } = require('../log/logger');
 const { loadOrCreateCa, readCa, caFiles } = require('./local-ca');
 const { trust, untrust, systemStoreCommands } = require('./trust-store');
 

@@ -1,7 +1,7 @@
 // Whether a Content-Type is compressible, decided as the server decides it
-// (server/compressibility.js, isCompressibleType): mime-db's flag first, then the text-like
+// (server/compression/compressibility.js, isCompressibleType): mime-db's flag first, then the text-like
 // fallback pattern, and never the unknown type application/octet-stream.
-// test/compressibility.test.js checks that the two agree on every mime-db type.
+// test/unit/compressibility.test.js checks that the two agree on every mime-db type.
 import mimeDb from '../vendor/mime-db.js';
 
 const TEXT_LIKE = /^text\/|\+(?:json|text|xml)$/i;

@@ -1,5 +1,5 @@
 'use strict';
-// Fuzz target: one client byte stream into the native engine's connection (server/h2) over an
+// Fuzz target: one client byte stream into the native engine's connection (server/engines/h2) over an
 // in-memory socket, with a core that answers at once. The bytes arrive in chunks of sizes
 // drawn from the input's own hash (so partial frames are exercised and a replay is exact).
 // Properties checked, besides "never throws" (the fuzzer catches that):
@@ -16,9 +16,9 @@
 
 const { Duplex, Readable } = require('node:stream');
 const { setImmediate: tick } = require('node:timers/promises');
-const { serveHttp2 } = require('../../server/h2');
-const { HTTP2_SETTINGS, TIMEOUTS } = require('../../server/limits');
-const { Logger } = require('../../server/logger');
+const { serveHttp2 } = require('../../server/engines/h2');
+const { HTTP2_SETTINGS, TIMEOUTS } = require('../../server/config/limits');
+const { Logger } = require('../../server/log/logger');
 const { PREFACE } = require('../helpers/h2-frames');
 const { createRandom, hashBytes } = require('./random');
 

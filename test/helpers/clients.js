@@ -10,7 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
-const { createEngines } = require('../../server/codings');
+const { createEngines } = require('../../server/compression/codings');
 const { toolSkipReason } = require('./tools');
 
 const REQUEST_TIMEOUT_MS = 10_000;

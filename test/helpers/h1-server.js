@@ -1,15 +1,15 @@
 'use strict';
-// The native HTTP/1.1 engine (server/h1) alone on a TLS server in front of a stand-in core, for
+// The native HTTP/1.1 engine (server/engines/h1) alone on a TLS server in front of a stand-in core, for
 // tests that decide what the core answers and when. Tests with the real core use
 // startTestServer({ engine: 'native' }).
 
 const tls = require('node:tls');
-const { TIMEOUTS } = require('../../server/limits');
-const { serveHttp1 } = require('../../server/h1');
+const { TIMEOUTS } = require('../../server/config/limits');
+const { serveHttp1 } = require('../../server/engines/h1');
 const { testCertificate } = require('./server');
 
 // core: { decide(method, target, headers), errorResponse(err, isHead), logAccess(...) } like
-// server/core.js.
+// server/decision/core.js.
 // Resolves { port, ca, close() }; close() is graceful, like startServer's.
 async function startWithCore(core, { timeouts = {} } = {}) {
   const cert = await testCertificate();

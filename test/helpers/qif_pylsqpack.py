@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pylsqpack (ls-qpack) on QPACK Offline Interop Format files, for test/qpack-interop.test.js.
+"""pylsqpack (ls-qpack) on QPACK Offline Interop Format files, for test/integration/qpack-interop.test.js.
 
   qif_pylsqpack.py encode TABLE_SIZE MAX_BLOCKED IMMEDIATE_ACK(0|1) IN.qif OUT.out
   qif_pylsqpack.py decode TABLE_SIZE MAX_BLOCKED IN.out OUT.qif

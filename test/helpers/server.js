@@ -8,7 +8,7 @@ const { readdirSync, readlinkSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { startServer } = require('../../server');
-const { generateSelfSigned } = require('../../server/certs');
+const { generateSelfSigned } = require('../../server/tls/certs');
 const { spawn } = require('node:child_process');
 const { describe } = require('node:test');
 const { createClients } = require('./clients');
@@ -42,7 +42,7 @@ async function makeTempDir(prefix = 'negotiate-test-') {
   return fs.mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
-// The HTTP/2 engines startServer() can run: Node's node:http2, and the project's own server/h2/.
+// The HTTP/2 engines startServer() can run: Node's node:http2, and the project's own server/engines/h2/.
 const ENGINES = ['node', 'native'];
 
 // NEGOTIATE_TEST_ENGINES=native (comma-separated) narrows a run to some engines while working on one.
@@ -142,7 +142,7 @@ function spawnCli(args, { env = {}, engine, cwd } = {}) {
   });
 }
 
-// Spool files (server/spool.js) of this process still open: they are unlinked when created, so
+// Spool files (server/files/spool.js) of this process still open: they are unlinked when created, so
 // an open fd is all that is left of one.
 function openSpoolFiles() {
   let n = 0;

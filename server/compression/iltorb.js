@@ -1,0 +1,36 @@
+'use strict';
+// br through the deprecated iltorb addon (an optional dependency), kept only so
+// benchmarks can compare it with zlib's brotli. Loaded lazily: requiring it must
+// not fail for installs that skipped it.
+
+const { createZlibBrotliEngine } = require('./zlib');
+
+function loadIltorb() {
+  try {
+    return require('iltorb');
+  } catch (cause) {
+    throw Object.assign(
+      new Error("brotli engine 'iltorb' is not available (the optional dependency iltorb is not installed or failed to build)", { cause }),
+      { code: 'ERR_ENGINE_UNAVAILABLE' },
+    );
+  }
+}
+
+const iltorbParams = ({ quality, lgwin }, sizeHint) => ({ quality, lgwin, ...(sizeHint > 0 && { size_hint: sizeHint }) });
+
+/**
+ * @returns {import('./codings').CodingEngine} br engine backed by iltorb; settings are `{ quality, lgwin }`.
+ * @throws {Error} code ERR_ENGINE_UNAVAILABLE when iltorb cannot be loaded.
+ */
+function createIltorbEngine() {
+  const iltorb = loadIltorb();
+  return {
+    // iltorb.compress() always overrides size_hint with the input length.
+    compress: (input, settings) => iltorb.compress(input, iltorbParams(settings)),
+    createCompressStream: (settings, sizeHint) => iltorb.compressStream(iltorbParams(settings, sizeHint)),
+    // Decoding is engine-independent: the output is standard brotli either way.
+    decompress: createZlibBrotliEngine().decompress,
+  };
+}
+
+module.exports = { createIltorbEngine };

@@ -1,0 +1,132 @@
+'use strict';
+// Worker-thread side of the zstd engine. zstd-napi only exposes synchronous
+// (de)compression, which must never run on the server's event loop, so every
+// zstd call happens here. Protocol (one reply per request, matched by id):
+//   { id, op: 'compress', level, input }        -> { id, output }
+//   { id, op: 'decompress', input, maxOutputLength } -> { id, output }
+//   { id, op: 'write', session, level, input }  -> { id, output }  (opens the session on first use)
+//   { id, op: 'end', session, level }           -> { id, output }  (closes the session)
+//   { op: 'free', session }                     -> no reply         (abandons the session)
+// Errors come back as { id, error: { name, message, code } }.
+
+const { parentPort } = require('node:worker_threads');
+const { Compressor } = require('zstd-napi');
+const binding = require('zstd-napi/binding');
+const { outputTooLarge } = require('../errors');
+
+const OUT_CHUNK = binding.cStreamOutSize();
+const D_OUT_CHUNK = binding.dStreamOutSize();
+// RFC 9659 3: encoders of the "zstd" content coding must not need windows over 8 MB (2^23,
+// the limit browsers decode to), so a variant that needs more is not servable; the limit also
+// bounds the decoder's window buffer.
+const WINDOW_LOG_MAX = 23;
+// Contexts hold several MiB of tables at high levels; reusing a few avoids
+// reallocating them for every streamed response.
+const MAX_IDLE_CONTEXTS = 4;
+
+const compressor = new Compressor();
+const dctx = new binding.DCtx();
+dctx.setParameter(binding.DParameter.windowLogMax, WINDOW_LOG_MAX);
+const sessions = new Map();
+const idleContexts = [];
+
+function openSession(session, level) {
+  let cctx = sessions.get(session);
+  if (cctx) return cctx;
+  cctx = idleContexts.pop() || new binding.CCtx();
+  cctx.setParameter(binding.CParameter.compressionLevel, level);
+  sessions.set(session, cctx);
+  return cctx;
+}
+
+function closeSession(session) {
+  const cctx = sessions.get(session);
+  if (!cctx) return;
+  sessions.delete(session);
+  cctx.reset(binding.ResetDirective.sessionAndParameters);
+  if (idleContexts.length < MAX_IDLE_CONTEXTS) idleContexts.push(cctx);
+}
+
+/** Feeds `input` through a streaming context and returns everything it produced. */
+function streamStep(cctx, input, endOp) {
+  const parts = [];
+  let src = input;
+  for (;;) {
+    const dst = Buffer.allocUnsafe(OUT_CHUNK);
+    const [remaining, produced, consumed] = cctx.compressStream2(dst, src, endOp);
+    if (produced > 0) parts.push(dst.subarray(0, produced));
+    src = src.subarray(consumed);
+    const drained = endOp === binding.EndDirective.continue ? produced < dst.length : remaining === 0;
+    if (src.length === 0 && drained) break;
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * Decodes every frame of `input` one output chunk at a time (never by the size a frame header
+ * claims), stopping as soon as the output passes maxOutputLength (see CodingEngine in codings.js).
+ */
+function decompress(input, maxOutputLength = Infinity) {
+  dctx.reset(binding.ResetDirective.sessionOnly);
+  const parts = [];
+  let total = 0;
+  let src = input;
+  // decompressStream returns 0 on the call that ends a frame (a call without progress after it
+  // would begin the next one).
+  let frameEnded = true;
+  for (;;) {
+    const dst = Buffer.allocUnsafe(D_OUT_CHUNK);
+    const [remaining, produced, consumed] = dctx.decompressStream(dst, src);
+    total += produced;
+    if (total > maxOutputLength) throw outputTooLarge(maxOutputLength);
+    if (produced > 0) parts.push(dst.subarray(0, produced));
+    if (produced > 0 || consumed > 0) frameEnded = remaining === 0;
+    src = src.subarray(consumed);
+    // A full chunk may leave decoded bytes behind; a short one with no input left means done.
+    if (src.length === 0 && produced < dst.length) {
+      if (!frameEnded) throw Object.assign(new Error('zstd input ends inside a frame'), { code: 'ERR_ZSTD_TRUNCATED' });
+      return Buffer.concat(parts);
+    }
+  }
+}
+
+function handle(msg) {
+  switch (msg.op) {
+    case 'compress':
+      compressor.setParameters({ compressionLevel: msg.level });
+      return compressor.compress(msg.input);
+    case 'decompress':
+      return decompress(msg.input, msg.maxOutputLength);
+    case 'write':
+      return streamStep(openSession(msg.session, msg.level), msg.input, binding.EndDirective.continue);
+    case 'end': {
+      const output = streamStep(openSession(msg.session, msg.level), Buffer.alloc(0), binding.EndDirective.end);
+      closeSession(msg.session);
+      return output;
+    }
+    default:
+      throw Object.assign(new Error(`unknown zstd worker op ${msg.op}`), { code: 'ERR_ZSTD_WORKER_OP' });
+  }
+}
+
+/** An exactly sized view whose ArrayBuffer can be transferred: never a slice of a shared Buffer pool. */
+function transferable(buf) {
+  if (buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength) return buf;
+  const out = new Uint8Array(buf.length);
+  out.set(buf);
+  return out;
+}
+
+parentPort.on('message', (msg) => {
+  if (msg.op === 'free') {
+    closeSession(msg.session);
+    return;
+  }
+  try {
+    const output = transferable(handle(msg));
+    parentPort.postMessage({ id: msg.id, output }, [output.buffer]);
+  } catch (err) {
+    if (msg.session !== undefined) closeSession(msg.session);
+    parentPort.postMessage({ id: msg.id, error: { name: err.name, message: err.message, code: err.code || 'ERR_ZSTD' } });
+  }
+});

@@ -1,0 +1,159 @@
+'use strict';
+// `node server [options]`: parses options, starts one server or a cluster of them, announces
+// the URL, and shuts down gracefully on SIGINT/SIGTERM (exit 0). Bad options exit 2.
+
+const cluster = require('node:cluster');
+const { parseCli, normalizeOptions, helpText, formatLevels } = require('./options');
+const { ConfigError } = require('../errors');
+const { Logger } = require('../log/logger');
+const { loadCertificate } = require('../tls/certs');
+const { startServer } = require('../engines/start-server');
+const { runTrustCommand } = require('../tls/trust-command');
+const { startBackgroundPrecompress } = require('../site/background-precompress');
+const { watchRoot } = require('../site/watch-precompress');
+
+const EXIT_BAD_OPTION = 2;
+
+// `negotiate-h2 NAME ...` runs a subcommand; anything else serves a directory. Each resolves
+// with the process's exit code.
+const SUBCOMMANDS = {
+  codings: {
+    run: (argv, env) => require('../../tools/codings-report/cli').main(argv, env),
+    help: 'codings [dir] [--quick]   what each coding and level costs on dir\'s files; suggests the level flags',
+  },
+  trust: {
+    run: (argv, env) => runTrustCommand('trust', argv, env).catch(fail),
+    help: 'trust [--ca-dir DIR]      install the local CA into the browsers\' NSS databases',
+  },
+  untrust: {
+    run: (argv, env) => runTrustCommand('untrust', argv, env).catch(fail),
+    help: 'untrust [--ca-dir DIR]    remove the local CA from those databases',
+  },
+};
+
+function fail(err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`negotiate-h2: ${err.message}\n`);
+    process.exit(EXIT_BAD_OPTION);
+  }
+  process.stderr.write(`negotiate-h2: ${err.stack || err}\n`);
+  process.exit(1);
+}
+
+function onSignals(handler) {
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+}
+
+async function main(argv, env) {
+  if (Object.hasOwn(SUBCOMMANDS, argv[0])) {
+    process.exitCode = await SUBCOMMANDS[argv[0]].run(argv.slice(1), env);
+    return;
+  }
+  let options;
+  try {
+    options = parseCli(argv, env);
+    if (options.help) {
+      process.stdout.write(`${helpText()}\nSubcommands (a directory of the same name: ./NAME):\n${Object.values(SUBCOMMANDS).map((s) => `  negotiate-h2 ${s.help}\n`).join('')}`);
+      return;
+    }
+    options = normalizeOptions(options);
+  } catch (err) {
+    fail(err);
+    return;
+  }
+  if (cluster.isPrimary && options.workers > 1) await runPrimary(options);
+  else await runServer(options);
+}
+
+async function runServer(options) {
+  const log = new Logger({ level: options.logLevel });
+  let server;
+  try {
+    server = await startServer({ ...options, logger: log });
+  } catch (err) {
+    await log.drain();
+    fail(err);
+    return;
+  }
+  let background = null;
+  if (cluster.isWorker) process.send({ type: 'listening', url: server.url, httpUrl: server.httpUrl });
+  else background = announce(log, server.url, server.httpUrl, options);
+  onSignals(async () => {
+    log.info('shutting down: finishing in-flight requests');
+    background?.stop();
+    await server.close();
+    process.exit(0);
+  });
+}
+
+// Once listening: the URL, then precompression of the root in the background (see
+// background-precompress.js) and with --watch the watcher; returns { stop() } for both.
+function announce(log, url, httpUrl, options) {
+  log.always(`listening on ${url} (${options.https ? 'h2 and http/1.1' : 'http/1.1'})` + (httpUrl !== null ? `; ${httpUrl} redirects there` : ''));
+  if (!options.https) log.warn('TLS is off (--no-tls): plain HTTP/1.1, unencrypted, for local development only');
+  const precompress = {
+    encodings: options.encodings,
+    extraArgs: options.precompressLevels ? ['--levels', formatLevels(options.precompressLevels)] : [],
+  };
+  const initial = options.precompress
+    ? startBackgroundPrecompress({ ...precompress, root: options.root, quiet: !log.enabled('info'), log }) : null;
+  const watcher = options.watch ? watchRoot({ root: options.root, after: initial?.exited, precompress, log }) : null;
+  return {
+    stop() {
+      initial?.stop();
+      watcher?.stop();
+    },
+  };
+}
+
+// Workers share the listening port through node:cluster; the certificate is made here first
+// so that workers never race to generate it. The first worker starts alone: a bad option that
+// only shows when listening (--host, --port) is then reported once, with its exit code 2.
+async function runPrimary(options) {
+  const log = new Logger({ level: options.logLevel });
+  try {
+    if (options.https && !options.cert) await loadCertificate(options, log);
+  } catch (err) {
+    await log.drain();
+    fail(err);
+    return;
+  }
+  let ready = 0;
+  let stopping = false;
+  let background = null;
+  const fork = () => cluster.fork().on('message', (msg) => {
+    if (msg.type !== 'listening') return;
+    if (++ready === 1) for (let i = 1; i < options.workers; i++) fork();
+    if (ready === options.workers) background = announce(log, msg.url, msg.httpUrl, options);
+  });
+  fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (!stopping) {
+      if (ready >= options.workers) {
+        log.error(`worker ${worker.process.pid} exited (${signal || code})`);
+        fork();
+        return;
+      }
+      // A worker that dies before listening would die again: give up. A bad option was
+      // already reported by the worker in one line.
+      if (code !== EXIT_BAD_OPTION) log.error(`worker ${worker.process.pid} exited (${signal || code}) before listening`);
+      stopping = true;
+      process.exitCode = code === EXIT_BAD_OPTION ? EXIT_BAD_OPTION : 1;
+      for (const w of Object.values(cluster.workers)) w.process.kill('SIGTERM');
+    }
+    if (Object.keys(cluster.workers).length === 0) log.drain().then(() => process.exit());
+  });
+  // Each worker reloads --cert/--key itself; the primary only passes the signal on.
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGHUP');
+  });
+  onSignals(() => {
+    stopping = true;
+    background?.stop();
+    log.info('shutting down workers');
+    for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGTERM');
+  });
+}
+
+module.exports = { main };

@@ -1,0 +1,273 @@
+'use strict';
+// The protocol-independent request core: from (method, target, headers) it decides the whole
+// response (status, headers, body source) as a plain descriptor that the HTTP/1.1 and HTTP/2
+// adapters send. The common case, a cached file in a coding the client accepts, returns
+// prebuilt descriptors without allocating headers.
+
+const { pipeline } = require('node:stream');
+const { parseRequestPath } = require('../files/resolve-path');
+const { negotiate } = require('./negotiate');
+const { evaluatePreconditions, ifRangeAllows, NOT_MODIFIED, PRECONDITION_FAILED } = require('./conditional');
+const { parseRange, UNSATISFIABLE } = require('./range');
+const { createRepresentation, response, VARY } = require('./representation');
+const { openFileBody } = require('../files/file-body');
+const { Spool } = require('../files/spool');
+const { RequestError } = require('../errors');
+const { notFound } = require('../site/not-found');
+const { listDirectory } = require('../site/listing');
+
+const RESTARTS = 2;
+const TEXT = 'text/plain; charset=utf-8';
+const BUSY = Symbol('busy');
+
+class Core {
+  // negotiatePath: where negotiateEndpoint answers, or false when it is off. budget: the
+  // process's ByteBudget, charged by every streamed body; spoolDisk: the one for the bytes
+  // compression spools keep on disk. logAccess: see access-log.js; the engines call it.
+  // site: { spa, listing, hidden(real) } (site/).
+  constructor({ store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site }) {
+    Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site });
+    this.streamingCompressions = 0;
+    this.requests = 0;
+  }
+
+  // Never rejects: unexpected failures become a 500 descriptor.
+  async decide(method, target, headers) {
+    this.requests++;
+    const isHead = method === 'HEAD';
+    if (method !== 'GET' && !isHead) {
+      return textResponse(405, 'method not allowed\n', false, { 'allow': 'GET, HEAD' });
+    }
+    try {
+      const parsed = parseRequestPath(target);
+      if (parsed.rel === this.negotiatePath) return await this.negotiateEndpoint(this, parsed.query, headers, isHead);
+      for (let attempt = 0; ; attempt++) {
+        const found = await this.findFile(parsed);
+        if (found.redirect) return redirect(found.redirect, isHead);
+        if (found.listing) return await listDirectory(this.store.rootReal, found.listing, parsed.rel, isHead, this.site.hidden);
+        try {
+          return await this.serveFile(isHead, found.info, headers);
+        } catch (err) {
+          // The file changed between validation and open: look again with fresh metadata.
+          if (err.code !== 'ERR_FILE_CHANGED' || attempt === RESTARTS) throw err;
+        }
+      }
+    } catch (err) {
+      if (err instanceof RequestError && err.status === 404) return notFound(this, err, isHead, headers, this.site.spa);
+      return this.errorResponse(err, isHead);
+    }
+  }
+
+  // Resolves { info } for a file, { redirect } for a directory named without its slash, or
+  // { listing } (the directory) for one without index.html when --listing is on.
+  async findFile(parsed) {
+    const info = await this.store.lookup(parsed.rel);
+    if (info.kind === 'file') {
+      if (parsed.trailingSlash) throw new RequestError(404, 'ERR_NOT_FOUND', 'not a directory');
+      if (this.site.hidden(info.real)) throw new RequestError(404, 'ERR_NOT_FOUND', 'not found');
+      return { info };
+    }
+    if (!parsed.trailingSlash) return { redirect: directoryLocation(parsed.rel) + parsed.query };
+    const index = await this.store.lookup(parsed.rel === '/' ? '/index.html' : parsed.rel + '/index.html').catch((err) => {
+      if (this.site.listing && err.status === 404) return info;
+      throw err;
+    });
+    if (index.kind !== 'file') {
+      if (this.site.listing) return { listing: info };
+      throw new RequestError(404, 'ERR_NOT_FOUND', 'no index.html');
+    }
+    return { info: index };
+  }
+
+  async serveFile(isHead, info, headers) {
+    let rep = this.select(info, headers['accept-encoding']);
+    if (rep !== null && typeof rep.then === 'function') rep = await rep;
+    return this.present(isHead, rep, info, headers);
+  }
+
+  // The representation to send: a prebuilt one, a promise of a dynamic one, null (406) or BUSY.
+  select(info, ae) {
+    const coding = negotiate(ae, info.offered, info.offeredKey);
+    if (coding === null) return null;
+    if (coding === 'identity') return info.identity;
+    const variant = info.variants[coding];
+    if (variant !== undefined) return variant;
+    return this.dynamic(info, coding, ae);
+  }
+
+  dynamic(info, coding, ae) {
+    if (info.bytes === null) return this.streamingRep(info, coding);
+    const key = info.cacheKeyPrefix + coding;
+    const hit = this.cache.get(key);
+    if (hit !== undefined) return this.compressedRep(info, coding, hit, ae);
+    return this.cache.getOrCompress(key, coding, () => Promise.resolve(info.bytes)).then(
+      (buf) => (buf === null ? this.fallback(info, ae) : this.compressedRep(info, coding, buf, ae)),
+      (err) => {
+        this.log.error(`${coding} compression of ${info.real} failed: ${err.message}`);
+        return this.fallback(info, ae);
+      });
+  }
+
+  // Past the compression cap: re-negotiate among what needs no compression.
+  fallback(info, ae) {
+    const coding = negotiate(ae, info.staticOffered, info.staticOfferedKey);
+    if (coding === null) return BUSY;
+    return coding === 'identity' ? info.identity : info.variants[coding];
+  }
+
+  // Output not smaller than identity is never sent: the coding is withdrawn from this file's
+  // offer and the request negotiated again among what is left.
+  compressedRep(info, coding, bytes, ae) {
+    if (this.store.acceptCompressed(info, coding, bytes.length)) return this.dynamicRep(info, coding, bytes);
+    return this.select(info, ae);
+  }
+
+  // On-the-fly bytes depend on the engine, its level and library version, not only on the file
+  // (--brotli-engine iltorb gives other bytes than zlib), so their ETag is weak, as nginx's gzip
+  // filter makes it: If-None-Match still revalidates them (weak comparison), while If-Match
+  // and If-Range, which compare strongly, never match it. A Range without If-Range is served.
+  dynamicRep(info, coding, bytes) {
+    const memo = info.dynamicReps[coding];
+    if (memo !== undefined && memo.bytes === bytes) return memo;
+    const rep = createRepresentation({
+      ...info.base, coding, source: 'dynamic', size: bytes.length,
+      etag: dynamicTag(info, coding), bytes, path: null, stat: null, rangeable: true,
+    });
+    info.dynamicReps[coding] = rep;
+    return rep;
+  }
+
+  streamingRep(info, coding) {
+    const memo = info.dynamicReps[coding];
+    if (memo !== undefined) return memo;
+    const rep = createRepresentation({
+      ...info.base, coding, source: 'dynamic', size: null,
+      etag: dynamicTag(info, coding), bytes: null, path: null, stat: null, rangeable: false,
+    });
+    rep.streamsCompression = true;
+    info.dynamicReps[coding] = rep;
+    return rep;
+  }
+
+  reserveCompression() {
+    if (this.streamingCompressions >= this.maxConcurrentCompressions) return false;
+    this.streamingCompressions++;
+    return true;
+  }
+
+  async present(isHead, rep, info, headers) {
+    if (rep === null) return notAcceptable(info, isHead);
+    if (rep === BUSY) return textResponse(503, 'all compression slots are busy, retry\n', isHead, { 'retry-after': '1', 'vary': VARY });
+    const precondition = evaluatePreconditions(headers, rep);
+    if (precondition === NOT_MODIFIED) return rep.notModified;
+    if (precondition === PRECONDITION_FAILED) return preconditionFailed(rep, isHead);
+    const rangeHeader = headers.range;
+    if (rangeHeader !== undefined && rep.rangeable && ifRangeAllows(headers['if-range'], rep)) {
+      const range = parseRange(rangeHeader, rep.size);
+      if (range === UNSATISFIABLE) {
+        return textResponse(416, 'range not satisfiable\n', isHead, {
+          'content-range': `bytes */${rep.size}`, 'etag': rep.etag, 'vary': VARY,
+        });
+      }
+      if (range !== null) return partial(rep, range, isHead, this.budget);
+    }
+    if (isHead) return rep.head;
+    if (rep.bytes !== null) return rep.ok;
+    if (rep.streamsCompression) {
+      if (!this.reserveCompression()) return this.present(isHead, this.fallback(info, headers['accept-encoding']), info, headers);
+      return { ...rep.ok, body: await this.openCompressedBody(info, rep.coding) };
+    }
+    return { ...rep.ok, body: await openFileBody(rep, 0, rep.size - 1, this.budget) };
+  }
+
+  // Runs with a compression slot reserved; releases it when the compressor closes. The
+  // compressor writes into a spool at its own speed, so the slot is held for as long as the
+  // compression takes, not for as long as the client takes to read.
+  async openCompressedBody(info, coding) {
+    let source = null;
+    try {
+      source = await openFileBody(info.identity, 0, info.stat.size - 1, this.budget);
+      const compressor = this.engines.createCompressStream(coding, { level: 'dynamic', sizeHint: info.stat.size });
+      compressor.once('close', () => { this.streamingCompressions--; });
+      const spool = new Spool(this.budget, this.spoolDisk);
+      pipeline(source, compressor, spool, () => {});
+      return spool;
+    } catch (err) {
+      this.streamingCompressions--;
+      if (source !== null) source.destroy();
+      throw err;
+    }
+  }
+
+  headerListTooLarge(isHead) {
+    return textResponse(431, 'request header fields too large\n', isHead);
+  }
+
+  errorResponse(err, isHead) {
+    if (err instanceof RequestError) {
+      this.log.debug(`${err.status} ${err.code}: ${err.message}`);
+      return textResponse(err.status, `${err.message}\n`, isHead);
+    }
+    // Still changing after RESTARTS fresh looks: a transient state of the disk, not a fault.
+    if (err.code === 'ERR_FILE_CHANGED') return textResponse(503, 'file is changing, retry\n', isHead, { 'retry-after': '1' });
+    this.log.error(`internal error: ${err.stack || err}`);
+    return textResponse(500, 'internal server error\n', isHead);
+  }
+
+  get stats() {
+    return {
+      requests: this.requests,
+      streamingCompressions: this.streamingCompressions,
+      compressCache: { ...this.cache.stats },
+      fileCache: this.store.stats,
+      bufferedBytes: this.budget.stats,
+      spoolDiskBytes: this.spoolDisk.stats,
+    };
+  }
+}
+
+function partial(rep, { start, end }, isHead, budget) {
+  const headers = {
+    ...rep.headers,
+    'content-range': `bytes ${start}-${end}/${rep.size}`,
+    'content-length': String(end - start + 1),
+  };
+  if (isHead) return response(206, headers, null, rep.coding);
+  if (rep.bytes !== null) return response(206, headers, rep.bytes.subarray(start, end + 1), rep.coding);
+  return openFileBody(rep, start, end, budget).then((body) => response(206, headers, body, rep.coding));
+}
+
+function dynamicTag(info, coding) {
+  return `W/"${info.identityTag}-${coding}"`;
+}
+
+// The selected representation's validators go with the 412, so a client can see what is
+// current without another request.
+function preconditionFailed(rep, isHead) {
+  return textResponse(412, 'precondition failed\n', isHead, {
+    'etag': rep.etag, 'last-modified': rep.lastModified, 'vary': VARY,
+  });
+}
+
+function notAcceptable(info, isHead) {
+  return textResponse(406, `not acceptable; available content-codings: ${info.offered.join(', ')}\n`, isHead, { 'vary': VARY });
+}
+
+// The slashed path of a directory, built from the normalised segments, each percent-encoded so
+// that '?', '#' or '%' in a folder name stay part of the path. The root ('/js/..') is '/', never
+// '//', which a client would read as a network-path reference to another host.
+function directoryLocation(rel) {
+  return rel === '/' ? '/' : `${rel.split('/').map(encodeURIComponent).join('/')}/`;
+}
+
+function redirect(location, isHead) {
+  return textResponse(301, `moved to ${location}\n`, isHead, { 'location': location });
+}
+
+function textResponse(status, text, isHead, extra) {
+  const body = Buffer.from(text);
+  const headers = { 'content-type': TEXT, 'content-length': String(body.length), ...extra };
+  return response(status, headers, isHead ? null : body);
+}
+
+module.exports = { Core };

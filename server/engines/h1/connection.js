@@ -1,0 +1,337 @@
+'use strict';
+// One HTTP/1.1 connection: reads request heads, asks the core for each response, and writes
+// the responses in request order (RFC 9112 9.3.2 pipelining) with keep-alive, timeouts,
+// backpressure and graceful close.
+
+const { EventEmitter } = require('node:events');
+const { finished } = require('node:stream');
+const { RequestParser } = require('./request-parser');
+const { formatHead, statusHasBody, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK } = require('./response-writer');
+const { RequestError } = require('../../errors');
+
+// Requests taken ahead of their responses. Past it the socket is paused, so a client that
+// pipelines without reading holds at most this many responses' worth of work.
+const MAX_QUEUED = 16;
+// Once the last response is flushed the write side is closed and input is read and dropped for
+// this long, so a client still sending does not turn our FIN into a reset that discards the
+// response it has not read yet (nginx: lingering_close).
+const LINGER_MS = 2_000;
+// Bodies up to one TLS record are copied behind their head and sent as one buffer.
+const COALESCE_BYTES = 16 * 1024;
+
+// Phase timers (the idle timeout runs on the socket throughout).
+const HEADERS = 'headers';
+const KEEP_ALIVE = 'keep-alive';
+
+class Http1Connection extends EventEmitter {
+  constructor(socket, { core, log, timeouts, isClosing }) {
+    super();
+    Object.assign(this, { socket, core, log, timeouts, isClosing });
+    this.remoteAddress = socket.remoteAddress;
+    this.parser = new RequestParser();
+    this.queue = []; // entries in request order; queue[0] is answered first
+    this.streaming = null; // the entry whose body is being piped
+    this.reading = true; // false once no further request will be taken
+    this.ending = false;
+    this.closed = false;
+    this.served = 0;
+    this.timer = null;
+    this.timerKind = null;
+    this.timerDue = 0;
+    this.deadline = 0;
+    this.flushScheduled = false;
+    this.flushNow = () => { this.flushScheduled = false; this.flush(); };
+    this.onTimer = () => this.timedOut();
+
+    // Half-closed by the client: the responses already asked for are still sent (RFC 9112 9.6).
+    socket.allowHalfOpen = true;
+    socket.on('data', (chunk) => this.onData(chunk));
+    socket.on('drain', () => this.onDrain());
+    socket.on('end', () => this.onEnd());
+    socket.on('error', () => {}); // resets are the peer's business; 'close' follows
+    socket.on('close', () => this.onClose());
+    socket.setTimeout(timeouts.idleTimeout, () => socket.destroy());
+    this.updateTimer();
+  }
+
+  onData(chunk) {
+    if (!this.reading) return; // the last request is in: what follows is dropped
+    this.parser.push(chunk);
+    this.takeRequests();
+  }
+
+  takeRequests() {
+    const socket = this.socket;
+    while (this.reading && this.queue.length < MAX_QUEUED && !socket.writableNeedDrain) {
+      const request = this.parser.next();
+      if (request === null) break;
+      if (request instanceof RequestError) this.refuse(request);
+      else this.accept(request);
+    }
+    // Stop reading while the queue is full or the client is not reading its responses.
+    if (this.reading && (this.queue.length >= MAX_QUEUED || socket.writableNeedDrain)) socket.pause();
+    else socket.resume();
+    this.updateTimer();
+  }
+
+  accept(request) {
+    const entry = {
+      method: request.method,
+      target: request.target,
+      isHead: request.method === 'HEAD',
+      http10: request.version === '1.0',
+      keepAlive: request.keepAlive,
+      headers: request.headers,
+      startedAt: performance.now(),
+      d: null,
+    };
+    // RFC 9112 9.6: no further request is processed after one that asked to close.
+    if (!request.keepAlive) this.stopReading();
+    this.queue.push(entry);
+    this.core.decide(request.method, request.path, request.headers).then((d) => {
+      if (this.closed) {
+        if (d.body !== null && !Buffer.isBuffer(d.body)) d.body.destroy();
+        return;
+      }
+      entry.d = d;
+      this.scheduleFlush();
+    });
+  }
+
+  // A head that could not be parsed: answer it after the responses before it, then close.
+  refuse(err) {
+    this.stopReading();
+    this.queue.push({
+      method: '-', target: '-', isHead: false, http10: false, keepAlive: false, headers: {},
+      startedAt: performance.now(), d: this.core.errorResponse(err, false),
+    });
+    this.scheduleFlush();
+  }
+
+  logAccess(entry, status, bytes) {
+    const client = { remoteAddress: this.remoteAddress, protocol: entry.http10 ? 'http/1.0' : 'http/1.1', headers: entry.headers };
+    this.core.logAccess(entry.method, entry.target, status, entry.d.coding, bytes, entry.startedAt, client);
+  }
+
+  stopReading() {
+    this.reading = false;
+    this.parser = null;
+  }
+
+  // Responses that complete in the same tick (a pipelined batch) go out in one write.
+  scheduleFlush() {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    process.nextTick(this.flushNow);
+  }
+
+  flush() {
+    if (this.closed || this.streaming !== null) return;
+    const socket = this.socket;
+    socket.cork();
+    try {
+      while (this.queue.length > 0 && this.queue[0].d !== null && this.streaming === null && !this.ending) {
+        const entry = this.queue[0];
+        if (this.send(entry)) this.queue.shift();
+      }
+    } catch (err) {
+      // decide() never rejects, so this is a failure while sending: drop the connection.
+      this.log.error(`sending ${this.queue[0].method} ${this.queue[0].target} failed: ${err.stack || err}`);
+      socket.destroy();
+      return;
+    } finally {
+      socket.uncork();
+    }
+    this.afterResponses();
+  }
+
+  // Writes one response; true when it is complete, false while its body streams.
+  send(entry) {
+    const d = entry.d;
+    const socket = this.socket;
+    // Shutting down: the last response already asked for says so and closes.
+    if (this.isClosing() && this.reading) this.stopReading();
+    const last = !entry.keepAlive || (!this.reading && this.queue.length === 1);
+    const body = entry.isHead || !statusHasBody(d.status) ? null : d.body;
+    const length = d.headers['content-length'];
+    const unframed = body !== null && length === undefined;
+    // An HTTP/1.0 peer cannot take chunked coding: the body ends with the connection.
+    const closes = last || (unframed && entry.http10);
+    const connection = closes ? 'close' : entry.http10 ? 'keep-alive' : null;
+    const head = formatHead(d.status, d.headers, unframed && !entry.http10, connection);
+    this.served++;
+    if (closes) this.stopReading();
+    if (d.body !== null && body === null && !Buffer.isBuffer(d.body)) d.body.destroy();
+    if (body === null || Buffer.isBuffer(body)) {
+      const bytes = body === null ? 0 : body.length;
+      if (bytes > 0 && bytes <= COALESCE_BYTES && !unframed) {
+        // One buffer, so a lone response is one plain write rather than a writev.
+        const out = Buffer.allocUnsafe(head.length + bytes);
+        out.write(head, 0, 'latin1');
+        body.copy(out, head.length);
+        socket.write(out);
+      } else {
+        socket.write(head, 'latin1');
+        if (bytes > 0 && unframed && !entry.http10) this.writeChunk(body);
+        else if (bytes > 0) socket.write(body);
+      }
+      if (unframed && !entry.http10) socket.write(LAST_CHUNK, 'latin1');
+      this.logAccess(entry, d.status, bytes);
+      if (closes) this.end();
+      return true;
+    }
+    socket.write(head, 'latin1');
+    this.stream(entry, body, length === undefined ? null : Number(length), unframed && !entry.http10, closes);
+    return false;
+  }
+
+  writeChunk(chunk) {
+    this.socket.write(chunkPrefix(chunk.length), 'latin1');
+    this.socket.write(chunk);
+    this.socket.write(CHUNK_SUFFIX, 'latin1');
+  }
+
+  // Pipes a streamed body with backpressure. A body that fails or falls short of its
+  // Content-Length destroys the socket, so no client takes a truncated body for a whole one.
+  stream(entry, body, length, chunked, closes) {
+    const socket = this.socket;
+    const d = entry.d;
+    let sent = 0;
+    this.streaming = entry;
+    entry.body = body;
+    body.on('data', (chunk) => {
+      sent += chunk.length;
+      if (chunked) {
+        socket.cork();
+        this.writeChunk(chunk);
+        socket.uncork();
+      } else {
+        socket.write(chunk);
+      }
+      if (socket.writableNeedDrain) body.pause();
+    });
+    finished(body, (err) => {
+      if (this.closed) return;
+      const complete = !err && (length === null || sent === length);
+      this.logAccess(entry, complete ? d.status : `${d.status} aborted`, sent);
+      if (!complete) {
+        if (err) this.log.debug(`${entry.method} ${entry.target}: body failed: ${err.message}`);
+        socket.destroy();
+        return;
+      }
+      if (chunked) socket.write(LAST_CHUNK, 'latin1');
+      this.streaming = null;
+      this.queue.shift();
+      if (closes) this.end();
+      else this.flush();
+    });
+  }
+
+  // After a batch: close if that was the last response, else take more requests.
+  afterResponses() {
+    if (this.ending || this.closed) return;
+    if (!this.reading) {
+      if (this.queue.length === 0 && this.streaming === null) this.end();
+      return;
+    }
+    this.takeRequests();
+  }
+
+  onDrain() {
+    if (this.streaming !== null) this.streaming.body.resume();
+    else if (this.reading) this.takeRequests();
+  }
+
+  onEnd() {
+    // The client sends nothing more: answer what it asked for, then close.
+    if (this.reading) this.stopReading();
+    if (this.queue.length === 0 && this.streaming === null) this.end();
+  }
+
+  // Closes the write side once everything written is flushed, reads and drops input for a
+  // while after that, then lets go of the socket. Until the flush, a slow reader gets the rest
+  // of its last response; one that stops reading is bounded by the idle timeout.
+  end() {
+    if (this.ending || this.closed) return;
+    this.ending = true;
+    this.clearTimer();
+    const socket = this.socket;
+    socket.resume();
+    socket.end(() => setTimeout(() => socket.destroy(), LINGER_MS).unref());
+  }
+
+  // headersTimeout (bounded by requestTimeout: a request here is its head) from the first byte
+  // of a head, or from the connection's start; keepAliveTimeout between requests. A phase only
+  // records its deadline; the one timer is re-armed when it fires early or a deadline moves
+  // closer, so a keep-alive request costs no timer of its own.
+  updateTimer() {
+    let kind = null;
+    if (this.reading && !this.ending) {
+      if (this.parser.receiving) kind = HEADERS;
+      else if (this.queue.length === 0) kind = this.served === 0 ? HEADERS : KEEP_ALIVE;
+    }
+    if (kind === this.timerKind) return;
+    this.timerKind = kind;
+    if (kind === null) return;
+    const ms = kind === HEADERS ? Math.min(this.timeouts.headersTimeout, this.timeouts.requestTimeout) : this.timeouts.keepAliveTimeout;
+    this.deadline = performance.now() + ms;
+    if (this.timer === null || this.deadline < this.timerDue) this.armTimer(ms);
+  }
+
+  armTimer(ms) {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timerDue = performance.now() + ms;
+    this.timer = setTimeout(this.onTimer, ms).unref();
+  }
+
+  clearTimer() {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.timerKind = null;
+  }
+
+  timedOut() {
+    this.timer = null;
+    if (this.timerKind === null) return;
+    const left = this.deadline - performance.now();
+    if (left > 0) {
+      this.armTimer(left);
+      return;
+    }
+    this.timerKind = null;
+    const receiving = this.parser !== null && this.parser.receiving;
+    if (receiving && this.queue.length === 0) {
+      // RFC 9110 15.5.9: a head that did not complete in time gets 408, then the close.
+      this.refuse(new RequestError(408, 'ERR_HEADERS_TIMEOUT', 'request head not received in time'));
+    } else if (this.queue.length === 0) {
+      this.stopReading();
+      this.end();
+    } else {
+      this.socket.destroy();
+    }
+  }
+
+  // Graceful: the responses already asked for are sent, the last with Connection: close.
+  close() {
+    if (this.closed) return;
+    if (this.reading) this.stopReading();
+    if (this.queue.length === 0 && this.streaming === null) this.end();
+  }
+
+  destroy() {
+    this.socket.destroy();
+  }
+
+  onClose() {
+    this.closed = true;
+    this.clearTimer();
+    for (const entry of this.queue) {
+      const body = entry.d !== null ? entry.d.body : null;
+      if (body !== null && !Buffer.isBuffer(body)) body.destroy();
+    }
+    this.queue.length = 0;
+    this.emit('close');
+  }
+}
+
+module.exports = { Http1Connection, MAX_QUEUED, LINGER_MS };

@@ -1,0 +1,695 @@
+'use strict';
+// One HTTP/2 connection (RFC 9113) over a TLS socket: frames in, request header blocks decoded
+// with one HPACK Decoder, requests handed to the core, responses sent under both flow-control
+// windows and the socket's backpressure. Emits 'close' once the socket is closed.
+
+const EventEmitter = require('node:events');
+const { Decoder } = require('../../../native');
+const { FrameReader } = require('./frame-reader');
+const { FrameWriter } = require('./frame-writer');
+const { FRAME, FLAG, DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW_SIZE } = require('./frame-types');
+const { ERROR, ConnectionError, StreamError, errorName } = require('./errors');
+const { ENTRY_LENGTH, defaultPeerSettings, encodeSettings, applyPeerSettings } = require('./settings');
+const { readRequestHeaders, checkTrailers } = require('./request-headers');
+const { ReceiveWindow, grow } = require('./flow-control');
+const { FloodGuard } = require('./flood-guard');
+const { ResponseHeaders } = require('./response-headers');
+const { Stream } = require('./stream');
+
+// A header list up to this multiple of SETTINGS_MAX_HEADER_LIST_SIZE is still decoded (the
+// HPACK state stays in sync) and answered with 431; a larger block, in octets or decoded,
+// ends the connection, since its cost is ours and the peer was told the limit.
+const HEADER_LIST_HARD_FACTOR = 4;
+// A header block split over more frames than this is a CONTINUATION flood (CVE-2024-27316).
+const MAX_HEADER_FRAGMENTS = 64;
+// Closed streams remembered, to tell a frame on a closed stream (STREAM_CLOSED, or ignored
+// after our RST_STREAM: 5.1) from one on a stream that was never opened (PROTOCOL_ERROR).
+const RECENTLY_CLOSED = 256;
+const UNKNOWN = 0;
+const CLOSED = 1;
+const CLOSED_BY_OUR_RESET = 2;
+// Output: the frame writer is flushed early past FLUSH_BYTES, and DATA waits while the
+// socket holds OUTPUT_LIMIT octets (both bound the memory a slow reader makes us hold).
+const FLUSH_BYTES = 64 * 1024;
+const OUTPUT_LIMIT = 256 * 1024;
+// A request body (this server serves GET and HEAD, so it has no use for one) is answered
+// once this much has arrived instead of being read to its end; the rest is cut off with
+// RST_STREAM NO_ERROR after the response (8.1).
+const REQUEST_BODY_LIMIT = 64 * 1024;
+// Frames that make us answer (SETTINGS, PING) or work for no content (empty DATA, HEADERS or
+// CONTINUATION fragments) a peer may send: a burst, then a rate per second
+// (CVE-2019-9512, 9515, 9518). WINDOW_UPDATE and PRIORITY cost O(1) and produce no output.
+const CONTROL_BURST = 1000;
+const CONTROL_RATE = 100;
+// Streams reset by the peer, or by us for the peer's errors (refused streams, malformed requests,
+// frames on closed streams): rapid reset, CVE-2023-44487 (nghttp2's values).
+const RESET_BURST = 1000;
+const RESET_RATE = 33;
+// After our GOAWAY and end of output, how long the peer may take to close its side.
+const LINGER_MS = 1000;
+
+class Http2Connection extends EventEmitter {
+  #socket;
+  #remoteAddress; // kept for the access log: a closed socket no longer reports it
+  #core;
+  #log;
+  #timeouts;
+  #maxHeaderListSize;
+  #maxConcurrentStreams;
+  #reader = new FrameReader(DEFAULT_MAX_FRAME_SIZE);
+  #writer;
+  #decoder;
+  #responseHeaders;
+  #peer = defaultPeerSettings();
+  #streams = new Map();
+  // Ring of the last RECENTLY_CLOSED closed stream ids; the sign says we reset it.
+  #recentlyClosed = new Int32Array(RECENTLY_CLOSED);
+  #recentlyClosedNext = 0;
+  #lastStreamId = 0;
+  // The highest stream we reset while it was idle (a malformed PRIORITY): its HEADERS, when
+  // they come, are ignored like any frame after our RST_STREAM (5.1).
+  #highestIdleReset = 0;
+  #sendWindow = DEFAULT_WINDOW_SIZE;
+  #receiveWindow = new ReceiveWindow(DEFAULT_WINDOW_SIZE);
+  #continuation = null; // { id, flags, fragments, size, selfDependent } until END_HEADERS
+  #settingsReceived = false;
+  #goawaySent = false;
+  #goawayLastId = 0;
+  #peerGoaway = false;
+  #ended = false; // our side is done: GOAWAY sent after a connection error or the last stream
+  #closed = false;
+  #waiting = new Set(); // streams with DATA held back by the connection window or the socket
+  #controlGuard = new FloodGuard(CONTROL_BURST, CONTROL_RATE);
+  #resetGuard = new FloodGuard(RESET_BURST, RESET_RATE);
+  #prefaceTimer;
+
+  // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize },
+  //        responseHeaders: 'cached' | 'encoder' (see response-headers.js) }
+  constructor(socket, ctx) {
+    super();
+    this.#socket = socket;
+    this.#remoteAddress = socket.remoteAddress;
+    this.#core = ctx.core;
+    this.#log = ctx.log;
+    this.#timeouts = ctx.timeouts;
+    this.#maxHeaderListSize = ctx.settings.maxHeaderListSize;
+    this.#maxConcurrentStreams = ctx.settings.maxConcurrentStreams;
+    const hardLimit = this.#maxHeaderListSize * HEADER_LIST_HARD_FACTOR;
+    this.#decoder = new Decoder({ maxHeaderListSize: hardLimit, maxStringLength: hardLimit });
+    this.#responseHeaders = new ResponseHeaders(ctx.responseHeaders);
+    this.#writer = new FrameWriter(socket, () => socket.pause());
+
+    socket.on('data', (chunk) => this.#onData(chunk));
+    socket.on('drain', () => this.#onDrain());
+    socket.on('timeout', () => this.#onTimeout());
+    socket.on('error', (err) => this.#log.debug(`http2 socket error: ${err.message}`));
+    socket.once('close', () => this.#onClose());
+    this.#prefaceTimer = setTimeout(() => socket.destroy(), this.#timeouts.headersTimeout).unref();
+    socket.setTimeout(this.#timeouts.http2IdleTimeout);
+
+    this.#writer.frame(FRAME.SETTINGS, 0, 0, encodeSettings(ctx.settings));
+    this.#writer.flush();
+    if (ctx.isClosing()) this.close();
+  }
+
+  // Graceful: GOAWAY with the last stream we accepted; those streams finish, then the socket
+  // closes. Requests the peer sent after it are ignored (it may retry them elsewhere).
+  close() {
+    if (this.#goawaySent || this.#closed) return;
+    this.#goaway(ERROR.NO_ERROR, '');
+    this.#writer.flush();
+    if (this.#streams.size === 0) this.#end();
+  }
+
+  destroy() {
+    this.#socket.destroy();
+  }
+
+  #onData(chunk) {
+    if (this.#ended) return;
+    const err = this.#reader.push(chunk, this.#onFrame);
+    if (err !== null) this.#connectionError(err);
+    // Everything this read produced goes out in one write.
+    this.#writer.flush();
+  }
+
+  #onFrame = (type, flags, id, payload) => {
+    try {
+      if (this.#continuation !== null && type !== FRAME.CONTINUATION) {
+        throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'frame other than CONTINUATION inside a header block');
+      }
+      if (!this.#settingsReceived && type !== FRAME.SETTINGS) {
+        throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'preface not followed by SETTINGS');
+      }
+      switch (type) {
+        case FRAME.DATA: this.#onDataFrame(flags, id, payload); break;
+        case FRAME.HEADERS: this.#onHeaders(flags, id, payload); break;
+        case FRAME.PRIORITY: this.#onPriority(id, payload); break;
+        case FRAME.RST_STREAM: this.#onRstStream(id, payload); break;
+        case FRAME.SETTINGS: this.#onSettings(flags, id, payload); break;
+        case FRAME.PUSH_PROMISE: throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'PUSH_PROMISE from a client');
+        case FRAME.PING: this.#onPing(flags, id, payload); break;
+        case FRAME.GOAWAY: this.#onGoaway(id, payload); break;
+        case FRAME.WINDOW_UPDATE: this.#onWindowUpdate(id, payload); break;
+        case FRAME.CONTINUATION: this.#onContinuation(flags, id, payload); break;
+        default: break; // 5.5: unknown frame types are ignored
+      }
+    } catch (err) {
+      if (err instanceof StreamError) {
+        this.#log.debug(`http2 ${err.message}`);
+        this.#resetStream(err.streamId, err.code);
+        // Each costs us a RST_STREAM and maybe a response begun in vain.
+        if (!this.#resetGuard.take()) this.#connectionError(new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many stream errors'));
+      } else if (err instanceof ConnectionError) {
+        this.#connectionError(err);
+      } else {
+        // A bug of ours must cost this connection, not the process.
+        this.#log.error(`http2 internal error: ${err.stack || err}`);
+        this.#connectionError(new ConnectionError(ERROR.INTERNAL_ERROR, 'internal error'));
+      }
+    }
+    return !this.#ended;
+  };
+
+  #onDataFrame(flags, id, payload) {
+    if (id === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'DATA on stream 0');
+    let length = payload.length;
+    if (flags & FLAG.PADDED) {
+      if (length === 0 || payload[0] >= length) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'DATA padding too long');
+      length -= 1 + payload[0];
+    }
+    // The whole frame counts against the connection window, whatever becomes of the stream (6.9).
+    if (!this.#receiveWindow.consume(payload.length)) {
+      throw new ConnectionError(ERROR.FLOW_CONTROL_ERROR, 'DATA beyond the connection window');
+    }
+    const increment = this.#receiveWindow.refill();
+    if (increment !== 0) this.#writer.frameUint32(FRAME.WINDOW_UPDATE, 0, 0, increment);
+    const endStream = (flags & FLAG.END_STREAM) !== 0;
+    if (length === 0 && !endStream) this.#control();
+    const stream = this.#streams.get(id);
+    if (stream === undefined) {
+      this.#onClosedStreamFrame(id, 'DATA');
+      return;
+    }
+    if (stream.remoteEnded) throw new StreamError(id, ERROR.STREAM_CLOSED, 'DATA after END_STREAM');
+    stream.receiveWindow ??= new ReceiveWindow(DEFAULT_WINDOW_SIZE);
+    if (!stream.receiveWindow.consume(payload.length)) {
+      throw new StreamError(id, ERROR.FLOW_CONTROL_ERROR, 'DATA beyond the stream window');
+    }
+    stream.received += length;
+    if (stream.contentLength >= 0 && stream.received > stream.contentLength) {
+      throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'DATA longer than content-length');
+    }
+    if (endStream) {
+      this.#endRequest(stream);
+    } else if (stream.startedAt === 0) {
+      if (stream.received > REQUEST_BODY_LIMIT) {
+        this.#dispatch(stream);
+        return;
+      }
+      const streamIncrement = stream.receiveWindow.refill();
+      if (streamIncrement !== 0) this.#writer.frameUint32(FRAME.WINDOW_UPDATE, 0, id, streamIncrement);
+    }
+  }
+
+  // A frame for a stream not open now: never opened (PROTOCOL_ERROR, 5.1), reset by us
+  // (ignored: it may have crossed our RST_STREAM) or closed otherwise (STREAM_CLOSED).
+  #onClosedStreamFrame(id, what) {
+    if (id > this.#lastStreamId) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `${what} on idle stream ${id}`);
+    if (this.#closedHow(id) === CLOSED_BY_OUR_RESET) return;
+    throw new StreamError(id, ERROR.STREAM_CLOSED, `${what} on a closed stream`);
+  }
+
+  #onHeaders(flags, id, payload) {
+    if (id === 0 || (id & 1) === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `HEADERS on stream ${id}`);
+    let start = 0;
+    let end = payload.length;
+    if (flags & FLAG.PADDED) {
+      if (end === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'HEADERS without its pad length');
+      end -= payload[0];
+      start = 1;
+    }
+    let selfDependent = false;
+    if (flags & FLAG.PRIORITY) {
+      if (start + 5 > end) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'HEADERS padding or priority too long');
+      selfDependent = (payload.readUInt32BE(start) & 0x7fffffff) === id;
+      start += 5;
+    }
+    if (start > end) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'HEADERS padding too long');
+    const fragment = payload.subarray(start, end);
+    if (flags & FLAG.END_HEADERS) {
+      this.#onHeaderBlock(id, flags, fragment, selfDependent);
+      return;
+    }
+    if (fragment.length === 0) this.#control();
+    this.#continuation = { id, flags, fragments: [fragment], size: fragment.length, selfDependent };
+  }
+
+  #onContinuation(flags, id, payload) {
+    const pending = this.#continuation;
+    if (pending === null || pending.id !== id) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `unexpected CONTINUATION on stream ${id}`);
+    pending.fragments.push(payload);
+    pending.size += payload.length;
+    if (pending.size > this.#maxHeaderListSize * HEADER_LIST_HARD_FACTOR || pending.fragments.length > MAX_HEADER_FRAGMENTS) {
+      throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'header block too large');
+    }
+    if (!(flags & FLAG.END_HEADERS)) {
+      if (payload.length === 0) this.#control();
+      return;
+    }
+    this.#continuation = null;
+    this.#onHeaderBlock(id, pending.flags, Buffer.concat(pending.fragments, pending.size), pending.selfDependent);
+  }
+
+  #onHeaderBlock(id, flags, block, selfDependent) {
+    let fields;
+    try {
+      fields = this.#decoder.decode(block);
+    } catch (err) {
+      throw new ConnectionError(ERROR.COMPRESSION_ERROR, `header block: ${err.code || err.message}`);
+    }
+    const endStream = (flags & FLAG.END_STREAM) !== 0;
+    if (id <= this.#lastStreamId) {
+      this.#onLaterHeaders(id, endStream, fields, selfDependent);
+      return;
+    }
+    this.#lastStreamId = id;
+    if (id <= this.#highestIdleReset && this.#closedHow(id) === CLOSED_BY_OUR_RESET) return;
+    if (this.#goawaySent) {
+      // Past our GOAWAY: ignored, as the peer was told (6.8).
+      this.#rememberClosed(id, true);
+      return;
+    }
+    if (selfDependent) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
+    if (this.#streams.size >= this.#maxConcurrentStreams) {
+      throw new StreamError(id, ERROR.REFUSED_STREAM, 'too many concurrent streams');
+    }
+    const stream = new Stream(id, this.#peer.initialWindowSize);
+    const problem = readRequestHeaders(fields, stream);
+    if (problem !== null) throw new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed request: ${problem}`);
+    this.#streams.set(id, stream);
+    if (this.#streams.size === 1) this.#socket.setTimeout(this.#timeouts.idleTimeout);
+    if (endStream) this.#endRequest(stream);
+  }
+
+  // HEADERS on a stream already used: trailers, or an error.
+  #onLaterHeaders(id, endStream, fields, selfDependent) {
+    const stream = this.#streams.get(id);
+    if (stream === undefined) {
+      const how = this.#closedHow(id);
+      if (how === CLOSED_BY_OUR_RESET) return;
+      if (how === CLOSED) throw new ConnectionError(ERROR.STREAM_CLOSED, `HEADERS on closed stream ${id}`);
+      throw new ConnectionError(ERROR.PROTOCOL_ERROR, `HEADERS on stream ${id}, below the last one opened`);
+    }
+    if (stream.remoteEnded) throw new StreamError(id, ERROR.STREAM_CLOSED, 'HEADERS after END_STREAM');
+    if (selfDependent) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
+    if (!endStream) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'trailers without END_STREAM');
+    const problem = checkTrailers(fields);
+    if (problem !== null) throw new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed trailers: ${problem}`);
+    this.#endRequest(stream);
+  }
+
+  // The request is complete (half-closed remote): check its length and answer it.
+  #endRequest(stream) {
+    stream.remoteEnded = true;
+    if (stream.contentLength >= 0 && stream.received !== stream.contentLength) {
+      throw new StreamError(stream.id, ERROR.PROTOCOL_ERROR, 'DATA shorter than content-length');
+    }
+    if (stream.startedAt === 0) this.#dispatch(stream);
+  }
+
+  #dispatch(stream) {
+    stream.startedAt = performance.now();
+    const headers = stream.headers;
+    const method = headers[':method'];
+    const decided = stream.listSize > this.#maxHeaderListSize
+      ? Promise.resolve(this.#core.headerListTooLarge(method === 'HEAD'))
+      : this.#core.decide(method, headers[':path'], headers);
+    decided.then((d) => {
+      try {
+        this.#respond(stream, d);
+      } catch (err) {
+        // decide() never rejects, so this is a failure while sending: reset this stream only.
+        this.#log.error(`sending ${method} ${headers[':path']} failed: ${err.stack || err}`);
+        if (!stream.closed && !this.#ended) this.#resetStream(stream.id, ERROR.INTERNAL_ERROR);
+      }
+    });
+  }
+
+  #onPriority(id, payload) {
+    if (id === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'PRIORITY on stream 0');
+    // 5.3.2 deprecates the priority scheme; only its one rule that is an error is kept. No
+    // priority tree is kept either, so PRIORITY frames cost next to nothing (CVE-2019-9513).
+    let problem = null;
+    if (payload.length !== 5) problem = new StreamError(id, ERROR.FRAME_SIZE_ERROR, 'PRIORITY length');
+    else if ((payload.readUInt32BE(0) & 0x7fffffff) === id) problem = new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
+    // A stream we reset gets no second RST_STREAM: frames after ours are ignored (5.1).
+    if (problem !== null && this.#closedHow(id) !== CLOSED_BY_OUR_RESET) throw problem;
+  }
+
+  #onRstStream(id, payload) {
+    if (payload.length !== 4) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'RST_STREAM length');
+    if (id === 0 || id > this.#lastStreamId) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `RST_STREAM on idle stream ${id}`);
+    const stream = this.#streams.get(id);
+    if (stream === undefined) return;
+    if (!this.#resetGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many streams reset');
+    this.#logEnd(stream, `${stream.response ? stream.response.status : '-'} reset by peer (${errorName(payload.readUInt32BE(0))})`);
+    this.#closeStream(stream, false);
+  }
+
+  #onSettings(flags, id, payload) {
+    if (id !== 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'SETTINGS on a stream');
+    if (flags & FLAG.ACK) {
+      if (payload.length !== 0) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'SETTINGS ACK with a payload');
+      return;
+    }
+    if (payload.length % ENTRY_LENGTH !== 0) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'SETTINGS length');
+    if (!this.#settingsReceived) {
+      this.#settingsReceived = true;
+      clearTimeout(this.#prefaceTimer);
+    } else {
+      this.#control();
+    }
+    const tableSize = this.#peer.headerTableSize;
+    const delta = applyPeerSettings(payload, this.#peer);
+    if (this.#peer.headerTableSize !== tableSize) this.#responseHeaders.setPeerTableSize(this.#peer.headerTableSize);
+    this.#writer.frame(FRAME.SETTINGS, FLAG.ACK, 0);
+    if (delta === 0) return;
+    for (const stream of this.#streams.values()) {
+      const window = grow(stream.sendWindow, delta);
+      if (window === null) throw new ConnectionError(ERROR.FLOW_CONTROL_ERROR, 'SETTINGS_INITIAL_WINDOW_SIZE overflows a stream window');
+      stream.sendWindow = window;
+    }
+    if (delta > 0) for (const stream of this.#streams.values()) this.#pump(stream);
+  }
+
+  #onPing(flags, id, payload) {
+    if (id !== 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'PING on a stream');
+    if (payload.length !== 8) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'PING length');
+    if (flags & FLAG.ACK) return;
+    this.#control();
+    this.#writer.frame(FRAME.PING, FLAG.ACK, 0, payload);
+  }
+
+  #onGoaway(id, payload) {
+    if (id !== 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'GOAWAY on a stream');
+    if (payload.length < 8) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'GOAWAY length');
+    // The client opens no more streams; the ones in flight are still answered.
+    this.#peerGoaway = true;
+    if (this.#streams.size === 0) this.#goawayAndEnd();
+  }
+
+  #onWindowUpdate(id, payload) {
+    if (payload.length !== 4) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'WINDOW_UPDATE length');
+    const increment = payload.readUInt32BE(0) & 0x7fffffff;
+    if (id === 0) {
+      if (increment === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'WINDOW_UPDATE of 0');
+      const window = grow(this.#sendWindow, increment);
+      if (window === null) throw new ConnectionError(ERROR.FLOW_CONTROL_ERROR, 'connection window over 2^31-1');
+      this.#sendWindow = window;
+      this.#pumpWaiting();
+      return;
+    }
+    const stream = this.#streams.get(id);
+    if (stream === undefined) {
+      // Allowed on a closed stream (it may cross our END_STREAM), an error on an idle one.
+      if (id > this.#lastStreamId) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `WINDOW_UPDATE on idle stream ${id}`);
+      return;
+    }
+    if (increment === 0) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'WINDOW_UPDATE of 0');
+    const window = grow(stream.sendWindow, increment);
+    if (window === null) throw new StreamError(id, ERROR.FLOW_CONTROL_ERROR, 'stream window over 2^31-1');
+    stream.sendWindow = window;
+    this.#pump(stream);
+  }
+
+  #control() {
+    if (!this.#controlGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'control frame flood');
+  }
+
+  // ---- responses ----
+
+  #respond(stream, d) {
+    const body = d.body;
+    if (stream.closed || this.#ended) {
+      if (body !== null && !Buffer.isBuffer(body)) body.destroy();
+      return;
+    }
+    stream.response = d;
+    const isHead = stream.headers[':method'] === 'HEAD';
+    if (body !== null && !Buffer.isBuffer(body) && isHead) body.destroy();
+    const noBody = body === null || isHead || (Buffer.isBuffer(body) && body.length === 0);
+    this.#writer.headers(stream.id, noBody ? FLAG.END_STREAM : 0, this.#responseHeaders.parts(d), this.#peer.maxFrameSize);
+    if (noBody) {
+      this.#finishStream(stream);
+      return;
+    }
+    stream.body = body;
+    stream.sendTimer = setTimeout(() => this.#sendTimedOut(stream), this.#timeouts.sendTimeout).unref();
+    if (Buffer.isBuffer(body)) stream.bodyEnded = true;
+    else this.#readBody(stream, body);
+    this.#pump(stream);
+  }
+
+  // A streamed body is read one chunk at a time: paused as each chunk arrives and resumed by
+  // #pump only once that chunk is all sent. Bodies are read on demand and charged to the byte
+  // budget until their next read (byte-budget.js), so the budget counts exactly the chunks held
+  // here, and a stream whose window stays shut pins one chunk.
+  #readBody(stream, body) {
+    stream.queue = [];
+    body.on('data', (chunk) => {
+      body.pause();
+      stream.queue.push(chunk);
+      stream.queued += chunk.length;
+      this.#pump(stream);
+    });
+    body.once('end', () => {
+      stream.bodyEnded = true;
+      this.#pump(stream);
+    });
+    body.once('error', (err) => this.#bodyFailed(stream, err));
+    body.once('close', () => {
+      if (!stream.bodyEnded) this.#bodyFailed(stream, new Error('body closed before its end'));
+    });
+  }
+
+  // sendTimeout (nginx: send_timeout): a response that gets no DATA out for that long is given
+  // up, which frees its stream slot, chunk, file and spool. The socket's idle timer cannot
+  // tell, since any frame (a PING, a 1-octet WINDOW_UPDATE on another stream) restarts it.
+  // CANCEL (RFC 9113 7: the stream is no longer needed) rather than INTERNAL_ERROR: nothing
+  // failed here, and the client may retry the request.
+  #sendTimedOut(stream) {
+    if (stream.closed) return;
+    this.#log.debug(`http2 stream ${stream.id}: no DATA out for ${this.#timeouts.sendTimeout} ms`);
+    this.#logEnd(stream, `${stream.response.status} timed out`);
+    this.#resetStream(stream.id, ERROR.CANCEL);
+  }
+
+  // A body that fails mid-way must not look complete: RST_STREAM, never END_STREAM.
+  #bodyFailed(stream, err) {
+    if (stream.closed) return;
+    this.#log.debug(`http2 stream ${stream.id} body failed: ${err.message}`);
+    this.#logEnd(stream, `${stream.response.status} aborted`);
+    this.#resetStream(stream.id, ERROR.INTERNAL_ERROR);
+  }
+
+  // Sends as much of the stream's body as the windows, the frame size and the socket allow.
+  #pump(stream) {
+    if (stream.closed || stream.body === null) return;
+    const writer = this.#writer;
+    const body = stream.body;
+    const isBuffer = Buffer.isBuffer(body);
+    for (;;) {
+      const available = isBuffer ? body.length - stream.offset : stream.queued;
+      if (available === 0) {
+        // A Readable can end after its last chunk went out: END_STREAM on an empty DATA.
+        if (stream.bodyEnded) {
+          writer.frame(FRAME.DATA, FLAG.END_STREAM, stream.id);
+          this.#finishStream(stream);
+        } else if (!isBuffer) {
+          body.resume();
+        }
+        return;
+      }
+      if (this.#socket.writableLength >= OUTPUT_LIMIT || this.#sendWindow <= 0) {
+        this.#waiting.add(stream);
+        return;
+      }
+      const room = Math.min(stream.sendWindow, this.#sendWindow, this.#peer.maxFrameSize);
+      if (room <= 0) return; // the stream's WINDOW_UPDATE resumes it
+      let source, start, n;
+      if (isBuffer) {
+        source = body;
+        start = stream.offset;
+        n = Math.min(room, available);
+        stream.offset += n;
+      } else {
+        source = stream.queue[0];
+        start = stream.queueOffset;
+        n = Math.min(room, source.length - start);
+        stream.queueOffset += n;
+        if (stream.queueOffset === source.length) {
+          stream.queue.shift();
+          stream.queueOffset = 0;
+        }
+        stream.queued -= n;
+      }
+      const last = stream.bodyEnded && n === available;
+      writer.slice(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, source, start, start + n);
+      stream.sendWindow -= n;
+      this.#sendWindow -= n;
+      stream.sent += n;
+      stream.sendTimer.refresh();
+      if (last) {
+        this.#finishStream(stream);
+        return;
+      }
+      if (writer.queuedBytes >= FLUSH_BYTES) writer.flush();
+    }
+  }
+
+  #pumpWaiting() {
+    if (this.#waiting.size === 0) return;
+    const streams = [...this.#waiting];
+    this.#waiting.clear();
+    for (const stream of streams) this.#pump(stream);
+  }
+
+  #onDrain() {
+    if (this.#ended) return;
+    this.#socket.resume();
+    this.#pumpWaiting();
+  }
+
+  // The response went out whole (END_STREAM sent). A request body still coming is cut off.
+  #finishStream(stream) {
+    this.#logEnd(stream, stream.response.status);
+    if (stream.remoteEnded) this.#closeStream(stream, false);
+    else this.#resetStream(stream.id, ERROR.NO_ERROR);
+  }
+
+  #logEnd(stream, status) {
+    const d = stream.response;
+    const client = { remoteAddress: this.#remoteAddress, protocol: 'h2', headers: stream.headers };
+    this.#core.logAccess(stream.headers[':method'], stream.headers[':path'], status, d ? d.coding : null, stream.sent, stream.startedAt, client);
+  }
+
+  // ---- stream and connection ends ----
+
+  #resetStream(id, code) {
+    this.#writer.frameUint32(FRAME.RST_STREAM, 0, id, code);
+    const stream = this.#streams.get(id);
+    if (stream !== undefined) {
+      this.#closeStream(stream, true);
+      return;
+    }
+    this.#rememberClosed(id, true);
+    if (id > this.#lastStreamId) this.#highestIdleReset = Math.max(this.#highestIdleReset, id);
+  }
+
+  #closeStream(stream, resetByUs) {
+    if (stream.closed) return;
+    stream.closed = true;
+    this.#streams.delete(stream.id);
+    this.#waiting.delete(stream);
+    this.#rememberClosed(stream.id, resetByUs);
+    clearTimeout(stream.sendTimer);
+    const body = stream.body;
+    if (body !== null && !Buffer.isBuffer(body) && !body.destroyed) body.destroy();
+    stream.body = null;
+    stream.queue = null;
+    if (this.#streams.size === 0 && !this.#ended) {
+      if (this.#goawaySent || this.#peerGoaway) this.#goawayAndEnd();
+      else this.#socket.setTimeout(this.#timeouts.http2IdleTimeout);
+    }
+  }
+
+  #rememberClosed(id, resetByUs) {
+    this.#recentlyClosed[this.#recentlyClosedNext] = resetByUs ? -id : id;
+    this.#recentlyClosedNext = (this.#recentlyClosedNext + 1) % RECENTLY_CLOSED;
+  }
+
+  // Only asked about frames on streams that are not open, which well-behaved peers rarely send.
+  // Newest first: a stream closed, then reset by us for a frame on it, is in the ring twice,
+  // and the reset is what counts.
+  #closedHow(id) {
+    for (let n = 1; n <= RECENTLY_CLOSED; n++) {
+      const entry = this.#recentlyClosed[(this.#recentlyClosedNext - n + RECENTLY_CLOSED) % RECENTLY_CLOSED];
+      if (entry === id) return CLOSED;
+      if (entry === -id) return CLOSED_BY_OUR_RESET;
+    }
+    return UNKNOWN;
+  }
+
+  // A later GOAWAY (an error after a graceful one) repeats the first one's last stream.
+  #goaway(code, message) {
+    if (!this.#goawaySent) this.#goawayLastId = this.#lastStreamId;
+    this.#goawaySent = true;
+    const debug = Buffer.from(message.slice(0, 256), 'latin1');
+    const payload = Buffer.allocUnsafe(8 + debug.length);
+    payload.writeUInt32BE(this.#goawayLastId, 0);
+    payload.writeUInt32BE(code, 4);
+    debug.copy(payload, 8);
+    this.#writer.frame(FRAME.GOAWAY, 0, 0, payload);
+  }
+
+  // Done without error: the last stream ended after a GOAWAY from either side, or idle.
+  #goawayAndEnd(message = '') {
+    if (!this.#goawaySent) this.#goaway(ERROR.NO_ERROR, message);
+    this.#end();
+  }
+
+  #connectionError(err) {
+    if (this.#ended) return;
+    this.#log.debug(`http2 connection error: ${err.message}`);
+    this.#goaway(err.code, err.message);
+    this.#ended = true;
+    this.#abortStreams();
+    this.#closeSocket();
+  }
+
+  #abortStreams() {
+    for (const stream of [...this.#streams.values()]) {
+      if (stream.response !== null) this.#logEnd(stream, `${stream.response.status} aborted`);
+      this.#closeStream(stream, true);
+    }
+  }
+
+  #end() {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#closeSocket();
+  }
+
+  // Sends what is queued and closes our side. Once all of it is written the peer has
+  // LINGER_MS to close its side; a peer that stops reading meets the idle timeout instead.
+  #closeSocket() {
+    this.#continuation = null;
+    this.#writer.flush();
+    const socket = this.#socket;
+    socket.end();
+    // Keep reading (and discarding) so that unread input does not turn our close into a TCP
+    // reset that could destroy the GOAWAY before the peer reads it.
+    socket.resume();
+    socket.once('finish', () => setTimeout(() => socket.destroy(), LINGER_MS).unref());
+  }
+
+  #onTimeout() {
+    if (this.#streams.size === 0 && !this.#ended) {
+      this.#goawayAndEnd('idle');
+      return;
+    }
+    this.#log.debug(`http2: no progress for ${this.#socket.timeout} ms, ${this.#streams.size} stream(s) open`);
+    this.#socket.destroy();
+  }
+
+  #onClose() {
+    this.#closed = true;
+    this.#ended = true;
+    clearTimeout(this.#prefaceTimer);
+    this.#abortStreams();
+    this.emit('close');
+  }
+}
+
+module.exports = { Http2Connection };

@@ -1,0 +1,38 @@
+'use strict';
+// The `native` engine: one TLS server offering h2, http/1.1 and http/1.0 by ALPN. h2 sockets are
+// served by server/engines/h2; the others (http/1.1, http/1.0 or no ALPN) by server/engines/h1. With tls null
+// (--no-tls), a plain TCP server whose connections server/engines/h1 serves.
+
+const net = require('node:net');
+const tls = require('node:tls');
+const { HTTP2_SETTINGS } = require('../config/limits');
+const { serveHttp1 } = require('./h1');
+const { serveHttp2 } = require('./h2');
+
+// Returns { server (to listen on), close() (graceful: every connection finishes what it was
+// asked, HTTP/2 with GOAWAY, HTTP/1.1 with Connection: close, then closes), destroy() }.
+function createNativeListener({ tls: credentials, timeouts, core, log, isClosing, responseHeaders }) {
+  const server = credentials === null ? net.createServer() : tls.createServer({
+    cert: credentials.cert,
+    key: credentials.key,
+    // http/1.0 too: `curl -0` offers only that, and a server offering none of a client's
+    // protocols ends the handshake (no_application_protocol).
+    ALPNProtocols: ['h2', 'http/1.1', 'http/1.0'],
+    handshakeTimeout: timeouts.handshakeTimeout,
+  });
+  const connections = new Set();
+  const ctx = { core, log, timeouts, isClosing, settings: HTTP2_SETTINGS, responseHeaders };
+  server.on(credentials === null ? 'connection' : 'secureConnection', (socket) => {
+    const connection = socket.alpnProtocol === 'h2' ? serveHttp2(socket, ctx) : serveHttp1(socket, ctx);
+    connections.add(connection);
+    connection.once('close', () => connections.delete(connection));
+  });
+  server.on('tlsClientError', (err) => log.debug(`tls error: ${err.message}`));
+  return {
+    server,
+    close() { for (const connection of connections) connection.close(); },
+    destroy() { for (const connection of connections) connection.destroy(); },
+  };
+}
+
+module.exports = { createNativeListener };

@@ -1,0 +1,87 @@
+'use strict';
+// The server's responses inside an existing Node app, with the same negotiation, variants,
+// ETags, ranges and conditional requests as the CLI:
+//   handler(options)  (req, res, next?) for node:http, node:https, node:http2's compat API and
+//                     connect/express; with next, requests it has no file for go on to next().
+//   fastifyPlugin     fastify.register(fastifyPlugin, { root, prefix }); missing files go to
+//                     fastify's not-found handler.
+// Options are startServer's (validated the same way); the listening ones are ignored.
+
+const { normalizeOptions } = require('../../config/options');
+const { Logger } = require('../../log/logger');
+const { createCore, resolveTuning } = require('../../decision/create-core');
+const { sendResponse } = require('./send-response');
+
+// One core per call: the file and compression caches are shared by every request it serves.
+function createResponder(input) {
+  const options = normalizeOptions(input);
+  const log = input.logger || new Logger({ level: options.logLevel });
+  const core = createCore(options, resolveTuning(input), log);
+  return {
+    log,
+    decide: (req, target) => core.decide(req.method, target, req.headers),
+    // A 404 (no such file) or 405 (a method other than GET/HEAD) is another handler's business
+    // when there is one to pass to.
+    passes: (d) => d.status === 404 || d.status === 405,
+    // Sends d; mount is the path the app mounted the handler under, which a redirect to a
+    // directory's slash URL must keep.
+    send(req, res, d, mount) {
+      const location = d.headers.location;
+      if (mount !== '' && typeof location === 'string' && location.startsWith('/')) {
+        d = { ...d, headers: { ...d.headers, location: mount + location } };
+      }
+      try {
+        sendResponse(res, d, (err) => {
+          if (err) log.debug(`${req.method} ${req.url}: response abandoned: ${err.message}`);
+        });
+      } catch (err) {
+        // Only an app that already sent headers on res gets here: drop this response only.
+        log.error(`sending ${req.method} ${req.url} failed: ${err.message}`);
+        if (d.body !== null && !Buffer.isBuffer(d.body)) d.body.destroy();
+        res.destroy();
+      }
+    },
+  };
+}
+
+function handler(options = {}) {
+  const responder = createResponder(options);
+  function negotiateHandler(req, res, next) {
+    // Under express's app.use(path, ...) req.url is relative to req.baseUrl.
+    const mount = typeof req.baseUrl === 'string' ? req.baseUrl : '';
+    responder.decide(req, req.url).then((d) => {
+      if (typeof next === 'function' && responder.passes(d)) next();
+      else responder.send(req, res, d, mount);
+    }).catch((err) => {
+      // decide() and send() never reject, so a later middleware threw from next(): report it
+      // rather than leave an unhandled rejection to take the app down.
+      responder.log.error(`${req.method} ${req.url}: the next handler threw: ${err.stack || err}`);
+      if (!res.headersSent) res.destroy();
+    });
+  }
+  return negotiateHandler;
+}
+
+// Encapsulated (no skip-override) so that register's prefix applies to its route.
+async function fastifyPlugin(fastify, options) {
+  const responder = createResponder(options);
+  const prefix = fastify.prefix;
+  fastify.route({
+    method: ['GET', 'HEAD'],
+    url: '/*',
+    exposeHeadRoute: false,
+    async handler(request, reply) {
+      const raw = request.raw;
+      // The raw target, as the core parses it: fastify's params are already decoded.
+      const target = raw.url.startsWith(prefix + '/') ? raw.url.slice(prefix.length) : null;
+      const d = target === null ? null : await responder.decide(raw, target);
+      if (d === null || responder.passes(d)) return reply.callNotFound();
+      // The response is written to reply.raw, past fastify's serialisation and onSend hooks.
+      reply.hijack();
+      responder.send(raw, reply.raw, d, prefix);
+      return reply;
+    },
+  });
+}
+
+module.exports = { handler, fastifyPlugin };

@@ -1,0 +1,112 @@
+'use strict';
+// HTTP/1.1 adapter (ALPN http/1.1 or no ALPN): hands the request to the core and writes the
+// descriptor it returns through the classic req/res API.
+
+const { sendResponse } = require('./send-response');
+const { requestHost } = require('../host-header');
+const { RequestError } = require('../../errors');
+
+// Responses one connection may have started and not yet flushed to its socket. A client that
+// pipelines requests and never reads its responses stops being read once it has this many:
+// later requests already parsed wait unprocessed, and the socket and the parser are paused
+// until responses flush. (Node pauses on its own only when, at the moment a request is parsed,
+// earlier responses have already clogged the socket; our responses come after an await, so
+// that check always sees an idle socket and a flood of pipelined requests is read and served
+// into memory.)
+const MAX_PENDING_RESPONSES = 8;
+
+// Node's HTTP/1.1 server stops reading a socket, and keeps its requests from resuming it, while
+// socket._paused is set; it then also pauses the parser. It feeds the parser straight from the
+// TLS handle, which goes on delivering the records it already decrypted after a pause, and a
+// paused parser rejects them (HPE_PAUSED) by dropping the connection; Node's own pause for
+// clogged sockets hits this too. A 'data' listener makes Node feed the parser through the
+// socket's stream instead, which holds data back while paused; that costs a little per read,
+// so it is added only to connections that pipeline (a request arriving while another is
+// pending), the only ones either pause can reach. Node also resumes the socket whenever it
+// drains; while the connection is held here, that resume is undone before any data flows
+// ('resume' is emitted before the stream flows again).
+function ignore() {}
+
+function holdable(socket, line) {
+  socket.on('data', ignore);
+  socket.on('resume', () => { if (line.held) pause(socket); });
+}
+
+function pause(socket) {
+  socket._paused = true;
+  socket.pause();
+}
+
+function stopReading(socket, line) {
+  if (line.held) return;
+  line.held = true;
+  pause(socket);
+}
+
+// What Node does when a socket it paused drains.
+function resumeReading(socket, line) {
+  if (!line.held) return;
+  line.held = false;
+  socket._paused = false;
+  if (socket.parser) socket.parser.resume();
+  socket.resume();
+}
+
+function createHttp1Handler(core, log, isClosing) {
+  // Per connection: responses started and not closed, and requests waiting for one to close.
+  const lines = new WeakMap();
+
+  function respond(req, res) {
+    const startedAt = performance.now();
+    const client = { remoteAddress: req.socket.remoteAddress, protocol: req.httpVersion === '1.0' ? 'http/1.0' : 'http/1.1', headers: req.headers };
+    const host = requestHost(req);
+    // RFC 9112 3.2: a missing (HTTP/1.1), repeated or malformed Host is a 400, and the connection
+    // is closed since the client and any intermediary may disagree on what it asked for.
+    const decided = host.error === undefined ? core.decide(req.method, req.url, req.headers)
+      : Promise.resolve(core.errorResponse(new RequestError(400, 'ERR_BAD_HOST', host.error), req.method === 'HEAD'));
+    decided.then((d) => {
+      // While shutting down, finish this response but do not keep the connection.
+      if (isClosing() || host.error !== undefined) res.shouldKeepAlive = false;
+      sendResponse(res, d, (err, sent) => {
+        core.logAccess(req.method, req.url, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt, client);
+      });
+    }).catch((err) => {
+      // decide() never rejects, so this is a failure while sending: drop this response only.
+      log.error(`sending ${req.method} ${req.url} failed: ${err.stack || err}`);
+      res.destroy();
+    });
+  }
+
+  // A response closes once its last byte went to the socket, or with the socket.
+  function start(line, socket, req, res) {
+    line.pending++;
+    res.once('close', () => {
+      line.pending--;
+      if (socket.destroyed) { line.waiting.length = 0; return; }
+      while (line.pending < MAX_PENDING_RESPONSES && line.waiting.length > 0) start(line, socket, ...line.waiting.shift());
+      if (line.waiting.length === 0) resumeReading(socket, line);
+    });
+    respond(req, res);
+  }
+
+  return function onRequest(req, res) {
+    const socket = req.socket;
+    let line = lines.get(socket);
+    if (line === undefined) {
+      line = { pending: 0, waiting: [], held: false, holdable: false };
+      lines.set(socket, line);
+    }
+    if (line.pending > 0 && !line.holdable) {
+      line.holdable = true;
+      holdable(socket, line);
+    }
+    if (line.pending < MAX_PENDING_RESPONSES && line.waiting.length === 0) {
+      start(line, socket, req, res);
+      return;
+    }
+    line.waiting.push([req, res]);
+    stopReading(socket, line);
+  };
+}
+
+module.exports = { createHttp1Handler, MAX_PENDING_RESPONSES };

@@ -1,0 +1,354 @@
+'use strict';
+// Per-file metadata and small-file bytes, validated against the disk. An entry is revalidated
+// (realpath + stat of the file, lstat of its variants; an open proven inside the root when
+// anything changed) at most once at a time: concurrent
+// requests for the same path share one check, so a hot file costs one stat per event-loop
+// turn rather than one per request. With revalidateMs > 0 a check is reused for that long,
+// like nginx's open_file_cache_valid. Bytes are bounded by maxBytes (least recently used
+// entries are dropped first); FileInfo objects are immutable snapshots, so a request that
+// already holds one keeps consistent headers and bytes while the file changes.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { promisify } = require('node:util');
+const mime = require('mime-types');
+const { realpathInRoot } = require('./resolve-path');
+const { openInRoot, PROC_FD } = require('./open-in-root');
+const { readConsistent, sameStat } = require('./read-file');
+const { createRepresentation } = require('../decision/representation');
+const { typeOfName, whyNotCompressible, savesBytes } = require('../compression/compressibility');
+const { headersFor } = require('../site/header-rules');
+
+const close = promisify(fs.close);
+
+const MAX_ENTRIES = 10_000;
+const STALE_LOG_LIMIT = 10_000;
+const VERDICT_LIMIT = 10_000;
+// Larger originals are not read whole to check a variant by content; such a variant must carry
+// an mtime not older than its original's.
+const VERIFY_MAX_BYTES = 64 * 1024 * 1024;
+
+// How a variant's mtime relates to its original's. `brotli -k` copies the original's mtime
+// truncated to whole seconds (gzip -k, zstd -k and xz -k keep nanoseconds; other tools and file
+// systems keep microseconds), so a variant made from the current original can look up to a
+// second older. Such a variant is checked by content once (see verifyVariant); anything older
+// than the original's whole second predates it and is stale.
+function variantAge(variant, stat) {
+  if (variant.mtimeMs >= stat.mtimeMs) return 'fresh';
+  return variant.mtimeMs >= Math.floor(stat.mtimeMs / 1000) * 1000 ? 'same-second' : 'stale';
+}
+
+class FileStore {
+  // variantCodings: [[coding, extension]] in preference order, for codings the server offers.
+  // dynamicReasons: { coding: null when it can be compressed on the fly, else why not }.
+  // decompress(coding, buffer, { maxOutputLength }): Promise<Buffer> (createEngines' own), to
+  // check a variant by content (variantAge). headerRules: compiled (site/header-rules.js).
+  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, headerRules = [], log, decompress }) {
+    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, headerRules, log, decompress });
+    this.entries = new Map();
+    this.totalBytes = 0;
+    this.staleLogged = new Set();
+    // Content checks of same-second variants: key (both stats) → null when it decodes to the
+    // original, else why not. Keyed by the stats, so a rewrite of either is checked afresh.
+    this.verdicts = new Map();
+    if (!PROC_FD) log.warn('/proc/self/fd is unavailable: opened files are checked by a second realpath, which a directory swapped for a symlink at the right moment can still defeat');
+  }
+
+  get stats() {
+    return { entries: this.entries.size, bytes: this.totalBytes };
+  }
+
+  // Resolves a FileInfo ({ kind: 'file' }) or { kind: 'dir' }; rejects with RequestError 404.
+  lookup(rel) {
+    let entry = this.entries.get(rel);
+    if (entry === undefined) {
+      entry = { rel, info: null, bytes: 0, checkedAt: 0, pending: null, settled: null };
+      this.entries.set(rel, entry);
+      if (this.entries.size > MAX_ENTRIES) this.evict(this.entries.keys().next().value);
+    } else {
+      // Map order is the LRU order.
+      this.entries.delete(rel);
+      this.entries.set(rel, entry);
+    }
+    if (entry.pending !== null) return entry.pending;
+    if (entry.settled !== null && performance.now() - entry.checkedAt < this.revalidateMs) return entry.settled;
+    entry.pending = this.revalidate(entry).then(
+      (info) => {
+        entry.pending = null;
+        entry.checkedAt = performance.now();
+        if (this.revalidateMs > 0) entry.settled = Promise.resolve(info);
+        return info;
+      },
+      (err) => {
+        entry.pending = null;
+        if (this.entries.get(rel) === entry) this.evict(rel);
+        throw err;
+      });
+    return entry.pending;
+  }
+
+  // The usual case, nothing changed: realpath, stat and the variants' lstats run in parallel
+  // and match what the last verified open saw (same inode, size, times), so the bytes and
+  // headers built from that fd still hold. Anything else is opened afresh.
+  async revalidate(entry) {
+    const prev = entry.info;
+    if (prev === null) return this.reopen(entry);
+    const [real, { stats, variantStats }] = await Promise.all([
+      new Promise((resolve, reject) => realpathInRoot(this.rootReal, entry.rel, (err, r) => (err ? reject(err) : resolve(r)))),
+      this.statAll(prev.real),
+    ]);
+    if (real === prev.real && stats !== null) {
+      if (prev.kind === 'dir' && stats.isDirectory()) return prev;
+      if (prev.kind === 'file' && sameStat(prev.stat, stats) &&
+          this.variantCodings.every(([coding], i) => sameVariant(prev.found[coding], variantStats[i]))) {
+        return prev;
+      }
+    }
+    return this.reopen(entry);
+  }
+
+  // Opens the file and its variants, each proven to lie inside the root (openInRoot), and
+  // takes stat and bytes from those fds; unchanged parts of the previous info are kept.
+  async reopen(entry) {
+    const opened = await openInRoot(this.rootReal, path.join(this.rootReal, entry.rel));
+    const { real, stat } = opened;
+    if (stat.isDirectory()) {
+      await close(opened.fd);
+      return this.store(entry, { kind: 'dir', real });
+    }
+    const prev = entry.info && entry.info.kind === 'file' && entry.info.real === real ? entry.info : null;
+    const [identity, ...variants] = await Promise.all([
+      readOpened(opened, this.bufferLimit, prev),
+      ...this.variantCodings.map(([coding, ext]) => this.readVariant(real + ext, prev && prev.found[coding])),
+    ]);
+    const found = {};
+    this.variantCodings.forEach(([coding, ext], i) => {
+      if (variants[i] !== null) found[coding] = { ...variants[i], path: real + ext };
+    });
+    if (prev !== null && identity.stat === prev.stat &&
+        this.variantCodings.every(([coding]) => (found[coding] && found[coding].stat) === (prev.found[coding] && prev.found[coding].stat))) {
+      return prev;
+    }
+    for (const coding of Object.keys(found)) {
+      const variant = found[coding];
+      variant.age = variantAge(variant.stat, identity.stat);
+      if (variant.age === 'same-second') variant.mismatch = await this.verifyVariant(coding, variant, identity, real);
+    }
+    return this.store(entry, this.buildFileInfo(entry.rel, real, identity, found));
+  }
+
+  // Null when `variant` decodes to the original's bytes, else why not; each pair of stats is
+  // decoded once. A failure to read either file counts as a mismatch: the variant is then
+  // compressed on the fly instead, and checked again once either file changes. Decoding stops
+  // one byte past the original's size (anything longer cannot be it), so a small variant that
+  // expands to gigabytes costs no more memory than the original.
+  async verifyVariant(coding, variant, identity, real) {
+    const key = `${variant.path}\0${statTag(variant.stat)}\0${statTag(identity.stat)}`;
+    let verdict = this.verdicts.get(key);
+    if (verdict !== undefined) return verdict;
+    const { size } = identity.stat;
+    if (size > VERIFY_MAX_BYTES || variant.stat.size > VERIFY_MAX_BYTES) {
+      verdict = `older than the file and too large (over ${VERIFY_MAX_BYTES} bytes) to check by content`;
+    } else {
+      try {
+        const [original, compressed] = await Promise.all([
+          identity.bytes ?? this.readAgain(real, identity.stat),
+          variant.bytes ?? this.readAgain(variant.path, variant.stat),
+        ]);
+        const plain = await this.decompress(coding, compressed, { maxOutputLength: size + 1 });
+        verdict = plain.equals(original) ? null : 'older than the file, and does not decode to its current content';
+      } catch (err) {
+        verdict = err.code === 'ERR_BUFFER_TOO_LARGE' ? `older than the file, and decodes to more than its ${size} bytes`
+          : `older than the file, and cannot be checked by content (${err.message})`;
+      }
+    }
+    if (this.verdicts.size >= VERDICT_LIMIT) this.verdicts.clear();
+    this.verdicts.set(key, verdict);
+    return verdict;
+  }
+
+  // The whole content of a file opened before with `stat` (at most VERIFY_MAX_BYTES), read
+  // through a new open proven to be that same file: never by name, where a FIFO swapped in
+  // would hold a libuv thread forever and a swapped directory could redirect the read.
+  async readAgain(file, stat) {
+    const opened = await openInRoot(this.rootReal, file, { exact: true });
+    if (!sameStat(opened.stat, stat)) {
+      await close(opened.fd);
+      throw new Error('changed while being checked');
+    }
+    const read = await readOpened(opened, VERIFY_MAX_BYTES, null);
+    if (!sameStat(read.stat, stat)) throw new Error('changed while being checked');
+    return read.bytes;
+  }
+
+  // Resolves { stat, bytes } or null: a variant that is missing, a symlink, not a regular
+  // file or changing while read is not usable.
+  async readVariant(file, known) {
+    try {
+      const opened = await openInRoot(this.rootReal, file, { exact: true });
+      if (opened.stat.isFile()) return await readOpened(opened, this.bufferLimit, known);
+      await close(opened.fd);
+    } catch {
+      // Not usable: see above.
+    }
+    return null;
+  }
+
+  // Never rejects: a missing file or variant is null.
+  async statAll(real) {
+    const [stats, ...variantStats] = await Promise.all([
+      statOrNull(fs.stat, real),
+      ...this.variantCodings.map(([, ext]) => statOrNull(fs.lstat, real + ext)),
+    ]);
+    return { stats, variantStats };
+  }
+
+  buildFileInfo(rel, real, identity, found) {
+    const { stat, bytes } = identity;
+    const type = typeOfName(real);
+    const contentType = mime.contentType(type) || type;
+    const notCompressible = whyNotCompressible(real, type);
+    const lastModifiedMs = Math.floor(stat.mtimeMs / 1000) * 1000;
+    const base = {
+      contentType,
+      cacheControl: this.cacheControl,
+      extraHeaders: headersFor(this.headerRules, rel),
+      lastModified: new Date(lastModifiedMs).toUTCString(),
+      lastModifiedMs,
+    };
+    const identityTag = statTag(stat);
+    const info = {
+      kind: 'file',
+      rel,
+      real,
+      stat,
+      bytes,
+      found,
+      base,
+      identityTag,
+      compressible: notCompressible === null,
+      cacheKeyPrefix: `${real}\0${stat.size}\0${stat.mtimeMs}\0${stat.ino}\0`,
+      identity: createRepresentation({
+        ...base, coding: 'identity', source: 'identity', size: stat.size, etag: `"${identityTag}"`,
+        bytes, path: real, stat, rangeable: true,
+      }),
+      variants: {},
+      dynamicReps: {},
+      unavailable: {},
+      offered: [],
+      offeredKey: '',
+      staticOffered: [],
+      staticOfferedKey: '',
+    };
+
+    for (const coding of this.encodings) {
+      const variant = found[coding];
+      const stale = variant ? staleReason(variant, stat) : null;
+      const usable = variant && stale === null && savesBytes(variant.stat.size, stat.size);
+      if (usable) {
+        info.variants[coding] = createRepresentation({
+          ...base, coding, source: 'precompressed', size: variant.stat.size,
+          etag: `"${statTag(variant.stat)}-${coding}"`, bytes: variant.bytes, path: variant.path,
+          stat: variant.stat, rangeable: true,
+        });
+        info.offered.push(coding);
+        info.staticOffered.push(coding);
+        continue;
+      }
+      if (stale !== null) this.noteStale(variant, stale);
+      const why = this.dynamicReasons[coding] || notCompressible ||
+        (stat.size < this.minCompressBytes ? `below ${this.minCompressBytes} bytes` : null);
+      if (why === null) info.offered.push(coding);
+      else if (!variant) info.unavailable[coding] = why;
+      else info.unavailable[coding] = `${stale !== null ? `variant stale (${stale})` : 'variant not smaller than the file'}; ${why}`;
+    }
+    info.offered.push('identity');
+    info.staticOffered.push('identity');
+    info.offeredKey = info.offered.join(',');
+    info.staticOfferedKey = info.staticOffered.join(',');
+    return info;
+  }
+
+  // Whether on-the-fly output of `size` bytes is worth sending for this file. When it is not,
+  // the coding leaves the file's offer for as long as this FileInfo lives (until the file
+  // changes), so it is neither sent nor compressed again per request.
+  acceptCompressed(info, coding, size) {
+    if (savesBytes(size, info.stat.size)) return true;
+    if (info.offered.includes(coding)) {
+      info.offered = info.offered.filter((c) => c !== coding);
+      info.offeredKey = info.offered.join(',');
+      info.unavailable[coding] = `on-the-fly output (${size} bytes) not smaller than the file (${info.stat.size} bytes)`;
+    }
+    return false;
+  }
+
+  noteStale(variant, reason) {
+    const key = `${variant.path}\0${variant.stat.mtimeMs}\0${reason}`;
+    if (this.staleLogged.has(key)) return;
+    if (this.staleLogged.size >= STALE_LOG_LIMIT) this.staleLogged.clear();
+    this.staleLogged.add(key);
+    this.log.warn(`ignoring stale variant ${variant.path}: ${reason}`);
+  }
+
+  store(entry, info) {
+    if (entry.info === info) return info;
+    const bytes = info.kind === 'file' ? infoBytes(info) : 0;
+    this.totalBytes += bytes - entry.bytes;
+    entry.info = info;
+    entry.bytes = bytes;
+    // Keep the newest entry even if it alone exceeds the budget; the request needs it.
+    for (const rel of this.entries.keys()) {
+      if (this.totalBytes <= this.maxBytes || rel === entry.rel) break;
+      this.evict(rel);
+    }
+    return info;
+  }
+
+  evict(rel) {
+    const entry = this.entries.get(rel);
+    this.entries.delete(rel);
+    this.totalBytes -= entry.bytes;
+  }
+}
+
+// Null when the variant may be served, else why it is stale (see variantAge).
+function staleReason(variant, stat) {
+  if (variant.age === 'fresh') return null;
+  if (variant.age === 'same-second') return variant.mismatch;
+  return `older than the whole second of the file it encodes (variant ${new Date(variant.stat.mtimeMs).toISOString()}, file ${new Date(stat.mtimeMs).toISOString()})`;
+}
+
+function infoBytes(info) {
+  let n = info.bytes ? info.bytes.length : 0;
+  for (const coding in info.found) {
+    const v = info.found[coding];
+    if (v.bytes) n += v.bytes.length;
+  }
+  return n;
+}
+
+function statTag(stat) {
+  return `${stat.size.toString(16)}-${Math.round(stat.mtimeMs * 1000).toString(16)}-${stat.ino.toString(16)}`;
+}
+
+function sameVariant(known, st) {
+  if (!known) return st === null || !st.isFile();
+  return st !== null && sameStat(known.stat, st);
+}
+
+// Reads an opened file unless `known` ({ stat, bytes }) already holds its unchanged content;
+// closes the fd either way.
+async function readOpened({ fd, stat }, limit, known) {
+  try {
+    if (known && sameStat(known.stat, stat)) return { stat: known.stat, bytes: known.bytes };
+    return await readConsistent(fd, limit, stat);
+  } finally {
+    await close(fd);
+  }
+}
+
+function statOrNull(statFn, file) {
+  return new Promise((resolve) => statFn(file, (err, st) => resolve(err ? null : st)));
+}
+
+module.exports = { FileStore };

@@ -1,0 +1,75 @@
+'use strict';
+// --watch: keeps the root's variants in step with its files while the server runs. Changes
+// seen by a TreeWatcher (inotify on Linux, one watch per directory, new directories included)
+// are collected for DEBOUNCE_MS, then handed to precompress.js --only in a niced
+// child, one batch at a time: a changed or new file gets fresh variants (written to a temporary
+// name and renamed into place), a deleted one loses the variants the tool wrote (its manifest
+// says which; a user's own variant is never touched). Should an event be missed, the file
+// store's stale-variant check still keeps an old variant from being served.
+
+const path = require('node:path');
+const { isVariantName } = require('../compression/compressibility');
+const { startBackgroundPrecompress } = require('./background-precompress');
+const { TreeWatcher } = require('../files/tree-watcher');
+
+// Editors save in bursts (write, rename, chmod): one batch per burst.
+const DEBOUNCE_MS = 250;
+// Names per child, so that a mass change (a checkout) stays within the argument-list limit.
+const MAX_BATCH = 500;
+
+
+/**
+ * @param {object} options
+ * @param {string} options.root
+ * @param {Promise<unknown>} options.after batches wait for this (the start-up run) to end
+ * @param {object} options.precompress what startBackgroundPrecompress takes besides root and log
+ * @param {import('./logger').Logger} options.log
+ * @returns {{ stop(): void }}
+ */
+function watchRoot({ root, after, precompress, log }) {
+  const pending = new Set();
+  let timer = null;
+  let running = null;
+  let stopped = false;
+  let ready = false;
+
+  const flush = () => {
+    timer = null;
+    if (stopped || running !== null || !ready || pending.size === 0) return;
+    const batch = [...pending].slice(0, MAX_BATCH);
+    for (const name of batch) pending.delete(name);
+    log.info(`watch: updating variants of ${batch.length === 1 ? batch[0] : `${batch.length} files`}`);
+    running = startBackgroundPrecompress({ ...precompress, root, log, quiet: true, only: batch });
+    running.exited.then(() => {
+      running = null;
+      if (pending.size > 0) schedule();
+    });
+  };
+  const schedule = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(flush, DEBOUNCE_MS);
+  };
+
+  // Variants are outputs, not sources (dot entries, the tool's temporaries and manifest among
+  // them, never reach here).
+  const watcher = new TreeWatcher(root, (name) => {
+    if (isVariantName(path.basename(name))) return;
+    pending.add(name);
+    schedule();
+  }, (err) => log.warn(`--watch: ${err.message}; changes there are picked up at the next start`));
+  Promise.resolve(after).then(() => {
+    ready = true;
+    flush();
+  });
+  log.info(`watching ${root} for changes (--watch)`);
+  return {
+    stop() {
+      stopped = true;
+      if (timer !== null) clearTimeout(timer);
+      watcher.close();
+      running?.stop();
+    },
+  };
+}
+
+module.exports = { watchRoot };

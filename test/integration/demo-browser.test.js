@@ -1,0 +1,204 @@
+'use strict';
+// The demo site (static/) end to end: the real server over HTTPS, precompressed
+// variants made by the real precompressor, and Debian's Chromium reading the page.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs/promises');
+const os = require('node:os');
+const path = require('node:path');
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
+const { startServer } = require('../../server');
+const { renderMimeDbModule, OUTPUT: MIME_DB_MODULE } = require('../../docs/tools/vendor-mime-db');
+const { chromiumSkipReason, launchChromium, newSecureContext } = require('../helpers/browser');
+const { forEachEngine } = require('../helpers/server');
+const { certutilSkipReason } = require('../helpers/certutil');
+
+const execFileAsync = promisify(execFile);
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const STATIC_DIR = path.join(REPO_ROOT, 'static');
+const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
+const VARIANT = /\.(br|gz|zst|lzma)$/;
+const TEXT_ASSETS = ['/index.html', '/vendor/mime-db.js', '/style.css', '/logo.svg', '/assets.json'];
+const PHOTO = '/photo.jpg';
+const COMPARED = '/vendor/mime-db.js';
+// Every wait is bounded; a broken page fails in seconds instead of hanging the suite.
+const WAIT_MS = 15_000;
+
+/**
+ * A temp dir holding site/ (static/ without stray variants, precompressed there), certs/ (the
+ * server's localhost certificate) and ca/ (the local CA that signs it), so the test writes
+ * nothing in the repo or the user's config directory.
+ */
+async function stageSite(t) {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'demo-site-'));
+  t.after(() => fs.rm(dir, { recursive: true, force: true }));
+  const root = path.join(dir, 'site');
+  await fs.cp(STATIC_DIR, root, { recursive: true, filter: (src) => !VARIANT.test(src) });
+  await execFileAsync(process.execPath, [path.join(REPO_ROOT, 'server', 'precompress.js'), root, '--quiet'],
+    { timeout: 60_000 });
+  return { dir, root, certsDir: path.join(dir, 'certs'), caDir: path.join(dir, 'ca') };
+}
+
+/** Opens the page and waits until "This visit" has finished measuring. */
+async function openDemo(browser, url, contextOptions = {}) {
+  const context = await newSecureContext(browser, contextOptions);
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  const problems = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForSelector('#visit:is([data-state="ready"], [data-state="error"])');
+  return { context, page, problems };
+}
+
+function readVisit(page) {
+  return page.evaluate(() => ({
+    state: document.querySelector('#visit').dataset.state,
+    status: document.querySelector('#visit-status').textContent,
+    protocol: document.querySelector('#protocol').textContent,
+    acceptEncoding: document.querySelector('#accept-encoding').textContent,
+    rows: Object.fromEntries([...document.querySelectorAll('#assets tbody tr')].map((tr) => [
+      tr.dataset.asset,
+      { coding: tr.dataset.coding, wire: Number(tr.dataset.wireBytes), decoded: Number(tr.dataset.decodedBytes) },
+    ])),
+  }));
+}
+
+test('static/vendor/mime-db.js is what docs/tools/vendor-mime-db.js generates today', async () => {
+  const committed = await fs.readFile(MIME_DB_MODULE, 'utf8');
+  assert.ok(committed === renderMimeDbModule(),
+    'static/vendor/mime-db.js is stale: run node docs/tools/vendor-mime-db.js');
+});
+
+forEachEngine((engine) => {
+  test('demo site in headless Chromium over HTTPS', { timeout: 180_000 }, async (t) => {
+    const skip = await chromiumSkipReason();
+    if (skip) {
+      t.skip(skip);
+      return;
+    }
+    const { dir, root, certsDir, caDir } = await stageSite(t);
+    const server = await startServer({ engine, root, certsDir, caDir, port: 0, host: '127.0.0.1', logLevel: 'silent' });
+    t.after(() => server.close());
+    // server.url names localhost; the browser must reach the loopback address the server listens on.
+    const home = `https://127.0.0.1:${server.port}/`;
+    const browser = await launchChromium();
+    t.after(() => browser.close());
+    await fs.mkdir(ARTIFACTS, { recursive: true });
+
+    await t.test('reports h2, br for every text asset and identity for the photo', async () => {
+      const { context, page, problems } = await openDemo(browser, home);
+      try {
+        const visit = await readVisit(page);
+        assert.equal(visit.state, 'ready', `page reported: ${visit.status}`);
+        assert.equal(visit.protocol, 'h2');
+        assert.match(visit.acceptEncoding, /\bbr\b/);
+        for (const asset of TEXT_ASSETS) {
+          const row = visit.rows[asset];
+          assert.ok(row, `no row for ${asset}`);
+          assert.equal(row.coding, 'br', `${asset} came back as ${row.coding}`);
+          assert.ok(row.wire > 0 && row.wire < row.decoded, `${asset}: ${row.wire} B on the wire for ${row.decoded} B`);
+        }
+        const photo = visit.rows[PHOTO];
+        assert.equal(photo.coding, 'identity');
+        assert.equal(photo.wire, (await fs.stat(path.join(root, PHOTO))).size);
+        assert.equal(photo.wire, photo.decoded);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    });
+
+    await t.test('comparison shows every variant of the chosen file, lzma included', async () => {
+      const { context, page, problems } = await openDemo(browser, home, { viewport: { width: 1280, height: 900 } });
+      try {
+        await page.selectOption('#compare-asset', COMPARED);
+        await page.click('#compare-presets button[data-coding="lzma"]');
+        await page.waitForSelector('#compare:is([data-state="ready"], [data-state="error"])');
+        const result = await page.evaluate(() => ({
+          state: document.querySelector('#compare').dataset.state,
+          text: document.querySelector('#compare-result').textContent,
+          chosen: document.querySelector('#variants tr.chosen')?.dataset.coding,
+          bytes: Object.fromEntries([...document.querySelectorAll('#variants tbody tr')]
+            .map((tr) => [tr.dataset.coding, tr.dataset.bytes === '' ? null : Number(tr.dataset.bytes)])),
+        }));
+        assert.equal(result.state, 'ready', result.text);
+        assert.equal(result.chosen, 'lzma');
+        // The sizes on screen are the files the precompressor wrote.
+        const file = path.join(root, COMPARED);
+        const onDisk = {
+          identity: (await fs.stat(file)).size,
+          br: (await fs.stat(`${file}.br`)).size,
+          gzip: (await fs.stat(`${file}.gz`)).size,
+          zstd: (await fs.stat(`${file}.zst`)).size,
+          lzma: (await fs.stat(`${file}.lzma`)).size,
+        };
+        for (const [coding, size] of Object.entries(onDisk)) {
+          assert.equal(result.bytes[coding], size, `${coding} size on the page`);
+        }
+        assert.deepEqual(problems, []);
+        await page.screenshot({ path: path.join(ARTIFACTS, 'demo.png'), fullPage: true });
+      } finally {
+        await context.close();
+      }
+    });
+
+    await t.test('fits a narrow phone screen without sideways scrolling', async () => {
+      const { context, page } = await openDemo(browser, home, { viewport: { width: 360, height: 780 } });
+      try {
+        await page.click('#compare-presets button[data-coding="br"]');
+        await page.waitForSelector('#compare[data-state="ready"]');
+        const { scrollWidth, innerWidth } = await page.evaluate(() =>
+          ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+        assert.ok(scrollWidth <= innerWidth, `page is ${scrollWidth}px wide in a ${innerWidth}px viewport`);
+        await page.screenshot({ path: path.join(ARTIFACTS, 'demo-narrow.png'), fullPage: true });
+      } finally {
+        await context.close();
+      }
+    });
+
+    await t.test('accepts the certificate once the local CA is trusted: no certificate errors ignored', async (st) => {
+      const skip = certutilSkipReason();
+      if (skip) {
+        st.skip(skip);
+        return;
+      }
+      // `negotiate-h2 trust` puts the CA in $HOME/.pki/nssdb, which Chromium on Linux reads, so a
+      // temporary HOME keeps the real user's store untouched.
+      const userHome = path.join(dir, 'home');
+      await fs.mkdir(userHome);
+      await execFileAsync(process.execPath, [path.join(REPO_ROOT, 'server'), 'trust', '--ca-dir', caDir],
+        { env: { ...process.env, HOME: userHome }, timeout: 30_000 });
+      const strictBrowser = await launchChromium({ home: userHome });
+      try {
+        const context = await newSecureContext(strictBrowser, { ignoreHTTPSErrors: false });
+        const page = await context.newPage();
+        page.setDefaultTimeout(WAIT_MS);
+        const response = await page.goto(`https://localhost:${server.port}/`, { waitUntil: 'load' });
+        assert.equal(response.status(), 200);
+        assert.equal(await page.evaluate(() => performance.getEntriesByType('navigation')[0].nextHopProtocol), 'h2');
+        await page.waitForSelector('#visit:is([data-state="ready"], [data-state="error"])');
+        const visit = await readVisit(page);
+        assert.equal(visit.state, 'ready', `page reported: ${visit.status}`);
+      } finally {
+        await strictBrowser.close();
+      }
+    });
+
+    await t.test('reports http/1.1 when the browser cannot speak h2', async () => {
+      const http1Browser = await launchChromium({ extraArgs: ['--disable-http2'] });
+      try {
+        const { page, problems } = await openDemo(http1Browser, home);
+        const visit = await readVisit(page);
+        assert.equal(visit.state, 'ready', `page reported: ${visit.status}`);
+        assert.equal(visit.protocol, 'http/1.1');
+        assert.equal(visit.rows['/style.css'].coding, 'br');
+        assert.deepEqual(problems, []);
+      } finally {
+        await http1Browser.close();
+      }
+    });
+  });
+});
