@@ -20,6 +20,8 @@ const { machineInfo, toolVersion, commandLine } = require('../lib/machine-info')
 const { saveSection } = require('../lib/results-store');
 const { writeReadme } = require('../lib/results-readme');
 const { installCleanupHandlers, registerTempDir, removeTempDir, runToCompletion } = require('../lib/process-group');
+// The corpus is precompressed by this repository's tool, whichever server --server-dir measures.
+const PRECOMPRESS = path.resolve(__dirname, '..', '..', 'tools', 'precompress');
 
 const minutes = (s) => `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
 const describe = (r) => `${r.protocol} ${r.file} ${MODES[r.mode].label} ${r.coding} @ ${SERVERS[r.server].label}`
@@ -81,7 +83,7 @@ async function main() {
   const startedAt = new Date();
   const loadAverageAtStart = os.loadavg();
   const tls = await writeSelfSignedCert(tmpDir);
-  const precompress = (dir) => runToCompletion(process.execPath, [path.join(opts.serverDir, 'precompress.js'), dir, '--quiet'], { timeoutMs: 300000, name: 'precompress' });
+  const precompress = (dir) => runToCompletion(process.execPath, [PRECOMPRESS, dir, '--quiet'], { timeoutMs: 300000, name: 'precompress' });
   const corpus = await buildCorpus(tmpDir, { precompress });
   const ctx = { ...opts, tmpDir, pinning, tls, corpus, caps };
 

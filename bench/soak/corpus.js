@@ -27,7 +27,7 @@ async function buildSoakCorpus(root) {
     sources.set(`/${rel}`, bytes);
   };
   for (let i = 0; i < 8; i++) await write(`pre/page-${i}.html`, text((8 + 24 * i) * KiB, `pre${i}`));
-  await runToCompletion(process.execPath, [path.join(REPO_ROOT, 'server', 'precompress.js'), path.join(root, 'pre'), '--quiet'],
+  await runToCompletion(process.execPath, [path.join(REPO_ROOT, 'tools', 'precompress'), path.join(root, 'pre'), '--quiet'],
     { timeoutMs: 120_000, name: 'precompress' });
   // Written after precompressing, so these have no variants.
   for (let i = 0; i < 24; i++) await write(`dyn/doc-${i}.txt`, text((16 + 16 * i) * KiB, `dyn${i}`));
