@@ -16,7 +16,7 @@
 //   abort(err)             the content will not be complete: the peer must not take what it
 //                          got for all of it (HTTP/1.1: close the connection; HTTP/2:
 //                          RST_STREAM; err.code ERR_SEND_TIMEOUT when it stalled).
-//   listen(sending)        [optional] called when content is still to go after start(): the
+//   listen(sending)        called when content is still to go after start(): the
 //                          sink calls sending.drain() when it takes more, sending.progress()
 //                          when some bytes left (refreshes sendTimeout), sending.close(outcome)
 //                          when the peer or the connection is gone.
@@ -77,7 +77,7 @@ class Sending {
     const length = d.headers['content-length'];
     this.expected = body === null || length === undefined ? -1 : Number(length);
     this.timer = sendTimeout > 0 ? setTimeout(() => this.stalled(sendTimeout), sendTimeout).unref() : null;
-    sink.listen?.(this);
+    sink.listen(this);
     if (body !== null) this.read(body);
   }
 
