@@ -81,9 +81,11 @@ class Sending {
     if (body !== null) this.read(body);
   }
 
-  // Reads in flowing mode, paused whenever the sink holds a chunk back: a FileBody or Spool
-  // reads on demand (highWaterMark 0), so a stalled peer pins one chunk. 'end' comes only once
-  // the stream flows again, that is after the last chunk was taken.
+  // Reads in flowing mode, paused whenever the sink holds a chunk back. A FileBody or Spool
+  // reads on demand (highWaterMark 0) and charges each chunk to the byte budget until its next
+  // read (files/byte-budget.js), so the budget counts exactly the chunks sinks hold, and a
+  // stalled peer pins one. 'end' comes only once the stream flows again, that is after the
+  // last chunk was taken.
   read(body) {
     body.on('data', (chunk) => {
       if (this.done) return;
