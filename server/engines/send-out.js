@@ -43,9 +43,8 @@ function loggedStatus(status, outcome) {
 }
 
 // Sends d through sink. sendTimeout: ms without progress after which the response is given
-// up (0: never, for protocols whose connection timeouts cover it). Returns the Sending while
-// content is still to go, else null. A sink that throws from start() (a header it refuses)
-// leaves the body released and the exception to the caller.
+// up (0: never, for protocols whose connection timeouts cover it). A sink that throws from
+// start() (a header it refuses) leaves the body released and the exception to the caller.
 function sendOut(d, sink, isHead, sendTimeout) {
   const body = d.body;
   const hasContent = body !== null && !isHead && statusHasBody(d.status);
@@ -53,11 +52,9 @@ function sendOut(d, sink, isHead, sendTimeout) {
     if (!hasContent) discard(d);
     const bytes = hasContent ? body : null;
     const sent = bytes === null ? 0 : bytes.length;
-    if (sink.start(d, bytes, true)) {
-      sink.finished(null, sent);
-      return null;
-    }
-    return new Sending(d, sink, null, sent, sendTimeout);
+    if (sink.start(d, bytes, true)) sink.finished(null, sent);
+    else new Sending(d, sink, null, sent, sendTimeout);
+    return;
   }
   try {
     sink.start(d, null, false);
@@ -65,7 +62,7 @@ function sendOut(d, sink, isHead, sendTimeout) {
     body.destroy();
     throw err;
   }
-  return new Sending(d, sink, body, 0, sendTimeout);
+  new Sending(d, sink, body, 0, sendTimeout);
 }
 
 class Sending {
