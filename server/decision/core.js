@@ -10,6 +10,9 @@ const { negotiate } = require('./negotiate');
 const { evaluatePreconditions, ifRangeAllows, NOT_MODIFIED, PRECONDITION_FAILED } = require('./conditional');
 const { parseRange, UNSATISFIABLE } = require('./range');
 const { createRepresentation, response, VARY } = require('./representation');
+const { NONE, BUSY, pending, settle } = require('./selection');
+const { explanation } = require('./explain');
+const { savesBytes } = require('../compression/compressibility');
 const { openFileBody } = require('../files/file-body');
 const { Spool } = require('../files/spool');
 const { RequestError } = require('../errors');
@@ -18,7 +21,6 @@ const { listDirectory } = require('../site/listing');
 
 const RESTARTS = 2;
 const TEXT = 'text/plain; charset=utf-8';
-const BUSY = Symbol('busy');
 
 class Core {
   // negotiatePath: where negotiateEndpoint answers, or false when it is off. budget: the
@@ -29,6 +31,7 @@ class Core {
     Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site });
     this.streamingCompressions = 0;
     this.requests = 0;
+    this.fileStates = new WeakMap();
   }
 
   // Never rejects: unexpected failures become a 500 descriptor.
@@ -80,46 +83,82 @@ class Core {
   }
 
   async serveFile(isHead, info, headers) {
-    let rep = this.select(info, headers['accept-encoding']);
-    if (rep !== null && typeof rep.then === 'function') rep = await rep;
-    return this.present(isHead, rep, info, headers);
+    const selection = this.select(info, headers['accept-encoding']);
+    return this.present(isHead, selection.kind === 'pending' ? await selection.pending : selection, info, headers);
   }
 
-  // The representation to send: a prebuilt one, a promise of a dynamic one, null (406) or BUSY.
+  // What to send for this file under this Accept-Encoding: a Selection (selection.js).
   select(info, ae) {
-    const coding = negotiate(ae, info.offered, info.offeredKey);
-    if (coding === null) return null;
-    if (coding === 'identity') return info.identity;
-    const variant = info.variants[coding];
-    if (variant !== undefined) return variant;
-    return this.dynamic(info, coding, ae);
+    const offer = this.offer(info);
+    const coding = negotiate(ae, offer.offered, offer.offeredKey);
+    if (coding === null) return NONE;
+    const selection = this.represent(info, coding);
+    return selection.kind === 'rep' ? selection : this.giveWay(info, ae, selection);
   }
 
-  dynamic(info, coding, ae) {
-    if (info.bytes === null) return this.streamingRep(info, coding);
+  // The file's offer (offered, offeredKey, unavailable): its FileInfo's, less the codings
+  // withdrawn since (see compressed()). FileInfo objects are immutable snapshots, so what
+  // requests learn about one lives here, keyed by it, and goes with it when the file changes.
+  offer(info) {
+    const state = this.fileStates.get(info);
+    return state === undefined ? info : state;
+  }
+
+  fileState(info) {
+    let state = this.fileStates.get(info);
+    if (state === undefined) {
+      state = { offered: info.offered, offeredKey: info.offeredKey, unavailable: info.unavailable, reps: {} };
+      this.fileStates.set(info, state);
+    }
+    return state;
+  }
+
+  // The file in `coding`, one of its offer: a representation, pending while it is compressed,
+  // 'busy' when that needs a slot and none is free (or the compression failed), 'none' when the
+  // output turned out not smaller than the file (the coding is then withdrawn).
+  represent(info, coding) {
+    if (coding === 'identity') return info.identity.selection;
+    const variant = info.variants[coding];
+    if (variant !== undefined) return variant.selection;
+    if (info.bytes === null) return this.streamingRep(info, coding).selection;
     const key = info.cacheKeyPrefix + coding;
     const hit = this.cache.get(key);
-    if (hit !== undefined) return this.compressedRep(info, coding, hit, ae);
-    return this.cache.getOrCompress(key, coding, () => Promise.resolve(info.bytes)).then(
-      (buf) => (buf === null ? this.fallback(info, ae) : this.compressedRep(info, coding, buf, ae)),
+    if (hit !== undefined) return this.compressed(info, coding, hit);
+    return pending(this.cache.getOrCompress(key, coding, () => Promise.resolve(info.bytes)).then(
+      (buf) => (buf === null ? BUSY : this.compressed(info, coding, buf)),
       (err) => {
         this.log.error(`${coding} compression of ${info.real} failed: ${err.message}`);
-        return this.fallback(info, ae);
-      });
+        return BUSY;
+      }));
+  }
+
+  // A coding that cannot be had now gives way: to what needs no compression when no slot is
+  // free, to the next best of a smaller offer when it was withdrawn.
+  giveWay(info, ae, selection) {
+    if (selection.kind === 'busy') return this.fallback(info, ae);
+    if (selection.kind === 'none') return this.select(info, ae);
+    return pending(selection.pending.then((s) => (s.kind === 'rep' ? s : settle(this.giveWay(info, ae, s)))));
   }
 
   // Past the compression cap: re-negotiate among what needs no compression.
   fallback(info, ae) {
     const coding = negotiate(ae, info.staticOffered, info.staticOfferedKey);
     if (coding === null) return BUSY;
-    return coding === 'identity' ? info.identity : info.variants[coding];
+    return coding === 'identity' ? info.identity.selection : info.variants[coding].selection;
   }
 
-  // Output not smaller than identity is never sent: the coding is withdrawn from this file's
-  // offer and the request negotiated again among what is left.
-  compressedRep(info, coding, bytes, ae) {
-    if (this.store.acceptCompressed(info, coding, bytes.length)) return this.dynamicRep(info, coding, bytes);
-    return this.select(info, ae);
+  // Output not smaller than identity is never sent: the coding leaves this file's offer for as
+  // long as its FileInfo lives (until the file changes), so it is neither sent nor compressed
+  // again per request.
+  compressed(info, coding, bytes) {
+    if (savesBytes(bytes.length, info.stat.size)) return this.dynamicRep(info, coding, bytes).selection;
+    const state = this.fileState(info);
+    if (state.offered.includes(coding)) {
+      state.offered = state.offered.filter((c) => c !== coding);
+      state.offeredKey = state.offered.join(',');
+      state.unavailable = { ...state.unavailable, [coding]: `on-the-fly output (${bytes.length} bytes) not smaller than the file (${info.stat.size} bytes)` };
+    }
+    return NONE;
   }
 
   // On-the-fly bytes depend on the engine, its level and library version, not only on the file
@@ -127,26 +166,42 @@ class Core {
   // filter makes it: If-None-Match still revalidates them (weak comparison), while If-Match
   // and If-Range, which compare strongly, never match it. A Range without If-Range is served.
   dynamicRep(info, coding, bytes) {
-    const memo = info.dynamicReps[coding];
+    const reps = this.fileState(info).reps;
+    const memo = reps[coding];
     if (memo !== undefined && memo.bytes === bytes) return memo;
-    const rep = createRepresentation({
+    reps[coding] = createRepresentation({
       ...info.base, coding, source: 'dynamic', size: bytes.length,
       etag: dynamicTag(info, coding), bytes, path: null, stat: null, rangeable: true,
     });
-    info.dynamicReps[coding] = rep;
-    return rep;
+    return reps[coding];
   }
 
   streamingRep(info, coding) {
-    const memo = info.dynamicReps[coding];
-    if (memo !== undefined) return memo;
-    const rep = createRepresentation({
+    const reps = this.fileState(info).reps;
+    reps[coding] ??= createRepresentation({
       ...info.base, coding, source: 'dynamic', size: null,
       etag: dynamicTag(info, coding), bytes: null, path: null, stat: null, rangeable: false,
     });
-    rep.streamsCompression = true;
-    info.dynamicReps[coding] = rep;
-    return rep;
+    return reps[coding];
+  }
+
+  // What a GET of `target` with Accept-Encoding `ae` (undefined: none) gets and why, for
+  // /_negotiate: the same lookup and select() as a request. Rejects with a RequestError (404;
+  // 400 for a directory).
+  async explain(target, ae) {
+    const found = await this.findFile(parseRequestPath(target));
+    if (found.info === undefined) throw new RequestError(400, 'ERR_DIRECTORY', 'path names a directory; add a trailing slash');
+    const info = found.info;
+    // Sizes first, one at a time (all at once could hit the compression cap and hide sizes): an
+    // on-the-fly output found not smaller than the file withdraws its coding, as for a request,
+    // before the decision below is made. null when unknown: streamed compression, or no slot.
+    const sizes = {};
+    for (const coding of this.offer(info).offered) {
+      const selection = await settle(this.represent(info, coding));
+      sizes[coding] = selection.kind === 'rep' ? selection.rep.size : null;
+    }
+    const selection = await settle(this.select(info, ae));
+    return explanation({ info, offer: this.offer(info), preference: this.store.encodings, ae, selection, sizes });
   }
 
   reserveCompression() {
@@ -155,9 +210,11 @@ class Core {
     return true;
   }
 
-  async present(isHead, rep, info, headers) {
-    if (rep === null) return notAcceptable(info, isHead);
-    if (rep === BUSY) return textResponse(503, 'all compression slots are busy, retry\n', isHead, { 'retry-after': '1', 'vary': VARY });
+  // selection: settled.
+  async present(isHead, selection, info, headers) {
+    if (selection.kind === 'none') return notAcceptable(this.offer(info).offered, isHead);
+    if (selection.kind === 'busy') return textResponse(503, 'all compression slots are busy, retry\n', isHead, { 'retry-after': '1', 'vary': VARY });
+    const rep = selection.rep;
     const precondition = evaluatePreconditions(headers, rep);
     if (precondition === NOT_MODIFIED) return rep.notModified;
     if (precondition === PRECONDITION_FAILED) return preconditionFailed(rep, isHead);
@@ -249,8 +306,8 @@ function preconditionFailed(rep, isHead) {
   });
 }
 
-function notAcceptable(info, isHead) {
-  return textResponse(406, `not acceptable; available content-codings: ${info.offered.join(', ')}\n`, isHead, { 'vary': VARY });
+function notAcceptable(offered, isHead) {
+  return textResponse(406, `not acceptable; available content-codings: ${offered.join(', ')}\n`, isHead, { 'vary': VARY });
 }
 
 // The slashed path of a directory, built from the normalised segments, each percent-encoded so

@@ -4,13 +4,18 @@
 // path hands these prebuilt objects straight to res.writeHead()/stream.respond(), which copy
 // them (Node adds Date itself).
 
+const { chosen } = require('./selection');
+
 const VARY = 'Accept-Encoding';
 
-// fields: { coding, source, size, etag, lastModified, lastModifiedMs, contentType,
-//           cacheControl, extraHeaders (the site's header rules: object | null), bytes
-//           (Buffer | null), path, stat (for fd checks), rangeable }
+// fields: { coding, source, size (null: compressed while it streams, no length up front), etag,
+//           lastModified, lastModifiedMs, contentType, cacheControl, extraHeaders (the site's
+//           header rules: object | null), bytes (Buffer | null), path, stat (for fd checks),
+//           rangeable }
+// Complete when returned and never written to afterwards, like the FileInfo that holds it.
 function createRepresentation(fields) {
   const rep = { ...fields };
+  rep.streamsCompression = rep.size === null;
   const common = {
     'content-type': rep.contentType,
     'etag': rep.etag,
@@ -34,6 +39,7 @@ function createRepresentation(fields) {
     ...rep.extraHeaders,
   };
   rep.notModified = prebuilt(304, notModified, null, rep);
+  rep.selection = chosen(rep);
   return rep;
 }
 

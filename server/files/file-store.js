@@ -233,7 +233,6 @@ class FileStore {
         bytes, path: real, stat, rangeable: true,
       }),
       variants: {},
-      dynamicReps: {},
       unavailable: {},
       offered: [],
       offeredKey: '',
@@ -267,19 +266,6 @@ class FileStore {
     info.offeredKey = info.offered.join(',');
     info.staticOfferedKey = info.staticOffered.join(',');
     return info;
-  }
-
-  // Whether on-the-fly output of `size` bytes is worth sending for this file. When it is not,
-  // the coding leaves the file's offer for as long as this FileInfo lives (until the file
-  // changes), so it is neither sent nor compressed again per request.
-  acceptCompressed(info, coding, size) {
-    if (savesBytes(size, info.stat.size)) return true;
-    if (info.offered.includes(coding)) {
-      info.offered = info.offered.filter((c) => c !== coding);
-      info.offeredKey = info.offered.join(',');
-      info.unavailable[coding] = `on-the-fly output (${size} bytes) not smaller than the file (${info.stat.size} bytes)`;
-    }
-    return false;
   }
 
   noteStale(variant, reason) {

@@ -4,6 +4,7 @@
 // status 404 in the coding negotiated like any file's; else the plain-text 404.
 
 const { response, VARY } = require('../decision/representation');
+const { settle } = require('../decision/selection');
 const { openFileBody } = require('../files/file-body');
 
 const SPA_VARY = `${VARY}, Accept`;
@@ -43,10 +44,9 @@ async function notFound(core, err, isHead, headers, spa) {
 async function notFoundPage(core, isHead, headers) {
   const info = await lookupFile(core, '/404.html');
   if (info === null) return null;
-  let rep = core.select(info, headers['accept-encoding']);
-  if (rep !== null && typeof rep.then === 'function') rep = await rep;
+  const selection = await settle(core.select(info, headers['accept-encoding']));
   // Identity when nothing else is acceptable or free: an error page goes out rather than a 406/503.
-  if (rep === null || typeof rep !== 'object' || rep.streamsCompression) rep = info.identity;
+  const rep = selection.kind === 'rep' && !selection.rep.streamsCompression ? selection.rep : info.identity;
   const out = { ...info.base.extraHeaders, 'content-type': rep.headers['content-type'], 'content-length': String(rep.size), 'vary': VARY };
   delete out['cache-control'];
   if (rep.coding !== 'identity') out['content-encoding'] = rep.coding;

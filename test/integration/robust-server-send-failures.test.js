@@ -51,8 +51,8 @@ forEachEngine((engine) => {
   }
 
   // Where each engine writes an HTTP/1.1 response head: Node's ServerResponse.writeHead(), and
-  // the native engine's Http1Connection.send().
-  const head1Hook = () => (engine === 'node' ? [http.ServerResponse.prototype, 'writeHead'] : [Http1Connection.prototype, 'send']);
+  // the native engine's Http1Connection.startResponse().
+  const head1Hook = () => (engine === 'node' ? [http.ServerResponse.prototype, 'writeHead'] : [Http1Connection.prototype, 'startResponse']);
 
   test('HTTP/1.1: a throw while writing the response head drops that response and the server keeps serving', async () => {
     const restore = throwOnce(...head1Hook());

@@ -4,7 +4,7 @@
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { formatHead, statusHasBody, chunkPrefix } = require('../../server/engines/h1/response-writer');
+const { formatHead, chunkPrefix } = require('../../server/engines/h1/response-writer');
 
 const DATE = /date: \w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT\r\n/;
 
@@ -41,10 +41,6 @@ for (const [name, headers] of [
 ]) {
   test(`formatHead refuses ${name}`, () => assert.throws(() => formatHead(200, headers, false, null), /refusing to send header/));
 }
-
-test('statusHasBody: 1xx, 204 and 304 never carry content', () => {
-  assert.deepEqual([100, 200, 204, 206, 304, 404].map(statusHasBody), [false, true, false, true, false, true]);
-});
 
 test('chunkPrefix is the size in hex', () => {
   assert.deepEqual([1, 255, 16384].map(chunkPrefix), ['1\r\n', 'ff\r\n', '4000\r\n']);

@@ -4,9 +4,9 @@
 // backpressure and graceful close.
 
 const { EventEmitter } = require('node:events');
-const { finished } = require('node:stream');
 const { RequestParser } = require('./request-parser');
-const { formatHead, statusHasBody, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK } = require('./response-writer');
+const { formatHead, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK } = require('./response-writer');
+const { sendOut, discard, loggedStatus } = require('../send-out');
 const { RequestError } = require('../../errors');
 
 // Requests taken ahead of their responses. Past it the socket is paused, so a client that
@@ -23,6 +23,32 @@ const COALESCE_BYTES = 16 * 1024;
 const HEADERS = 'headers';
 const KEEP_ALIVE = 'keep-alive';
 
+// One request on the connection, and the send-out sink (../send-out.js) of its response: the
+// connection frames it (Content-Length, chunked or close-delimited) and owns the socket.
+class Exchange {
+  constructor(connection, method, target, isHead, http10, keepAlive, headers, d) {
+    this.connection = connection;
+    this.method = method;
+    this.target = target;
+    this.isHead = isHead;
+    this.http10 = http10;
+    this.keepAlive = keepAlive;
+    this.headers = headers;
+    this.startedAt = performance.now();
+    this.d = d; // the descriptor, once the core decided
+    this.sending = null; // while a streamed body goes out
+    this.chunked = false;
+    this.closes = false; // the connection closes after this response
+  }
+
+  start(d, bytes, ends) { return this.connection.startResponse(this, d, bytes, ends); }
+  write(chunk) { return this.connection.writeBody(this, chunk); }
+  end() { this.connection.endBody(this); }
+  abort(err) { this.connection.abortResponse(this, err); }
+  listen(sending) { this.sending = sending; }
+  finished(outcome, sent) { this.connection.responseFinished(this, outcome, sent); }
+}
+
 class Http1Connection extends EventEmitter {
   constructor(socket, { core, log, timeouts, isClosing }) {
     super();
@@ -30,7 +56,7 @@ class Http1Connection extends EventEmitter {
     this.remoteAddress = socket.remoteAddress;
     this.parser = new RequestParser();
     this.queue = []; // entries in request order; queue[0] is answered first
-    this.streaming = null; // the entry whose body is being piped
+    this.streaming = null; // the entry whose response is going out
     this.reading = true; // false once no further request will be taken
     this.ending = false;
     this.closed = false;
@@ -40,6 +66,7 @@ class Http1Connection extends EventEmitter {
     this.timerDue = 0;
     this.deadline = 0;
     this.flushScheduled = false;
+    this.flushing = false;
     this.flushNow = () => { this.flushScheduled = false; this.flush(); };
     this.onTimer = () => this.timedOut();
 
@@ -75,22 +102,14 @@ class Http1Connection extends EventEmitter {
   }
 
   accept(request) {
-    const entry = {
-      method: request.method,
-      target: request.target,
-      isHead: request.method === 'HEAD',
-      http10: request.version === '1.0',
-      keepAlive: request.keepAlive,
-      headers: request.headers,
-      startedAt: performance.now(),
-      d: null,
-    };
+    const entry = new Exchange(this, request.method, request.target, request.method === 'HEAD', request.version === '1.0',
+      request.keepAlive, request.headers, null);
     // RFC 9112 9.6: no further request is processed after one that asked to close.
     if (!request.keepAlive) this.stopReading();
     this.queue.push(entry);
     this.core.decide(request.method, request.path, request.headers).then((d) => {
       if (this.closed) {
-        if (d.body !== null && !Buffer.isBuffer(d.body)) d.body.destroy();
+        discard(d);
         return;
       }
       entry.d = d;
@@ -101,10 +120,7 @@ class Http1Connection extends EventEmitter {
   // A head that could not be parsed: answer it after the responses before it, then close.
   refuse(err) {
     this.stopReading();
-    this.queue.push({
-      method: '-', target: '-', isHead: false, http10: false, keepAlive: false, headers: {},
-      startedAt: performance.now(), d: this.core.errorResponse(err, false),
-    });
+    this.queue.push(new Exchange(this, '-', '-', false, false, false, {}, this.core.errorResponse(err, false)));
     this.scheduleFlush();
   }
 
@@ -126,13 +142,15 @@ class Http1Connection extends EventEmitter {
   }
 
   flush() {
-    if (this.closed || this.streaming !== null) return;
+    if (this.closed || this.streaming !== null || this.flushing) return;
     const socket = this.socket;
+    this.flushing = true;
     socket.cork();
     try {
       while (this.queue.length > 0 && this.queue[0].d !== null && this.streaming === null && !this.ending) {
         const entry = this.queue[0];
-        if (this.send(entry)) this.queue.shift();
+        this.streaming = entry;
+        sendOut(entry.d, entry, entry.isHead, 0);
       }
     } catch (err) {
       // decide() never rejects, so this is a failure while sending: drop the connection.
@@ -141,90 +159,72 @@ class Http1Connection extends EventEmitter {
       return;
     } finally {
       socket.uncork();
+      this.flushing = false;
     }
     this.afterResponses();
   }
 
-  // Writes one response; true when it is complete, false while its body streams.
-  send(entry) {
-    const d = entry.d;
+  // The head, and the whole body when it is in hand: bodies up to COALESCE_BYTES are copied
+  // behind the head, so a lone response is one plain write rather than a writev.
+  startResponse(entry, d, bytes, ends) {
     const socket = this.socket;
     // Shutting down: the last response already asked for says so and closes.
     if (this.isClosing() && this.reading) this.stopReading();
     const last = !entry.keepAlive || (!this.reading && this.queue.length === 1);
-    const body = entry.isHead || !statusHasBody(d.status) ? null : d.body;
-    const length = d.headers['content-length'];
-    const unframed = body !== null && length === undefined;
+    const unframed = (bytes !== null || !ends) && d.headers['content-length'] === undefined;
     // An HTTP/1.0 peer cannot take chunked coding: the body ends with the connection.
-    const closes = last || (unframed && entry.http10);
-    const connection = closes ? 'close' : entry.http10 ? 'keep-alive' : null;
-    const head = formatHead(d.status, d.headers, unframed && !entry.http10, connection);
+    entry.chunked = unframed && !entry.http10;
+    entry.closes = last || (unframed && entry.http10);
+    const head = formatHead(d.status, d.headers, entry.chunked, entry.closes ? 'close' : entry.http10 ? 'keep-alive' : null);
     this.served++;
-    if (closes) this.stopReading();
-    if (d.body !== null && body === null && !Buffer.isBuffer(d.body)) d.body.destroy();
-    if (body === null || Buffer.isBuffer(body)) {
-      const bytes = body === null ? 0 : body.length;
-      if (bytes > 0 && bytes <= COALESCE_BYTES && !unframed) {
-        // One buffer, so a lone response is one plain write rather than a writev.
-        const out = Buffer.allocUnsafe(head.length + bytes);
-        out.write(head, 0, 'latin1');
-        body.copy(out, head.length);
-        socket.write(out);
-      } else {
-        socket.write(head, 'latin1');
-        if (bytes > 0 && unframed && !entry.http10) this.writeChunk(body);
-        else if (bytes > 0) socket.write(body);
-      }
-      if (unframed && !entry.http10) socket.write(LAST_CHUNK, 'latin1');
-      this.logAccess(entry, d.status, bytes);
-      if (closes) this.end();
-      return true;
+    if (entry.closes) this.stopReading();
+    const n = bytes === null ? 0 : bytes.length;
+    if (n > 0 && n <= COALESCE_BYTES && !entry.chunked) {
+      const out = Buffer.allocUnsafe(head.length + n);
+      out.write(head, 0, 'latin1');
+      bytes.copy(out, head.length);
+      socket.write(out);
+    } else {
+      socket.write(head, 'latin1');
+      if (n > 0) this.writeBody(entry, bytes);
     }
-    socket.write(head, 'latin1');
-    this.stream(entry, body, length === undefined ? null : Number(length), unframed && !entry.http10, closes);
-    return false;
+    if (ends) this.endBody(entry);
+    return true;
   }
 
-  writeChunk(chunk) {
-    this.socket.write(chunkPrefix(chunk.length), 'latin1');
-    this.socket.write(chunk);
-    this.socket.write(CHUNK_SUFFIX, 'latin1');
-  }
-
-  // Pipes a streamed body with backpressure. A body that fails or falls short of its
-  // Content-Length destroys the socket, so no client takes a truncated body for a whole one.
-  stream(entry, body, length, chunked, closes) {
+  writeBody(entry, chunk) {
     const socket = this.socket;
-    const d = entry.d;
-    let sent = 0;
-    this.streaming = entry;
-    entry.body = body;
-    body.on('data', (chunk) => {
-      sent += chunk.length;
-      if (chunked) {
-        socket.cork();
-        this.writeChunk(chunk);
-        socket.uncork();
-      } else {
-        socket.write(chunk);
-      }
-      if (socket.writableNeedDrain) body.pause();
-    });
-    finished(body, (err) => {
-      if (this.closed) return;
-      const complete = !err && (length === null || sent === length);
-      this.logAccess(entry, complete ? d.status : `${d.status} aborted`, sent);
-      if (!complete) {
-        if (err) this.log.debug(`${entry.method} ${entry.target}: body failed: ${err.message}`);
-        socket.destroy();
-        return;
-      }
-      if (chunked) socket.write(LAST_CHUNK, 'latin1');
-      this.streaming = null;
-      this.queue.shift();
-      if (closes) this.end();
-      else this.flush();
-    });
+    if (entry.chunked) {
+      socket.cork();
+      socket.write(chunkPrefix(chunk.length), 'latin1');
+      socket.write(chunk);
+      socket.write(CHUNK_SUFFIX, 'latin1');
+      socket.uncork();
+    } else {
+      socket.write(chunk);
+    }
+    return !socket.writableNeedDrain;
+  }
+
+  endBody(entry) {
+    if (entry.chunked) this.socket.write(LAST_CHUNK, 'latin1');
+  }
+
+  // A body that fails or falls short of its Content-Length destroys the socket, so no client
+  // takes a truncated body for a whole one.
+  abortResponse(entry, err) {
+    this.log.debug(`${entry.method} ${entry.target}: body failed: ${err.message}`);
+    this.socket.destroy();
+  }
+
+  responseFinished(entry, outcome, sent) {
+    this.logAccess(entry, loggedStatus(entry.d.status, outcome), sent);
+    // Aborted: the socket is being destroyed, and nothing more goes out on it.
+    if (outcome !== null || this.closed) return;
+    this.streaming = null;
+    this.queue.shift();
+    if (entry.closes) this.end();
+    else this.flush();
   }
 
   // After a batch: close if that was the last response, else take more requests.
@@ -238,7 +238,7 @@ class Http1Connection extends EventEmitter {
   }
 
   onDrain() {
-    if (this.streaming !== null) this.streaming.body.resume();
+    if (this.streaming !== null) this.streaming.sending?.drain();
     else if (this.reading) this.takeRequests();
   }
 
@@ -325,10 +325,8 @@ class Http1Connection extends EventEmitter {
   onClose() {
     this.closed = true;
     this.clearTimer();
-    for (const entry of this.queue) {
-      const body = entry.d !== null ? entry.d.body : null;
-      if (body !== null && !Buffer.isBuffer(body)) body.destroy();
-    }
+    if (this.streaming !== null) this.streaming.sending?.close('aborted');
+    for (const entry of this.queue) if (entry.d !== null) discard(entry.d);
     this.queue.length = 0;
     this.emit('close');
   }

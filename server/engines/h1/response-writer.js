@@ -52,11 +52,6 @@ function currentDateLine() {
   return dateLine;
 }
 
-// RFC 9110 6.4.1: these never have content, whatever the method.
-function statusHasBody(status) {
-  return status >= 200 && status !== 204 && status !== 304;
-}
-
 // chunked: the body has no Content-Length and the peer speaks HTTP/1.1 (an HTTP/1.0 body
 // without a length ends with the connection). connection: 'close', 'keep-alive' (an HTTP/1.0
 // peer that asked for it) or null (HTTP/1.1 persistence, RFC 9112 9.3).
@@ -74,4 +69,4 @@ function chunkPrefix(length) {
 const CHUNK_SUFFIX = '\r\n';
 const LAST_CHUNK = '0\r\n\r\n';
 
-module.exports = { formatHead, statusHasBody, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK };
+module.exports = { formatHead, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK };

@@ -15,6 +15,7 @@ const { ReceiveWindow, grow } = require('./flow-control');
 const { FloodGuard } = require('./flood-guard');
 const { ResponseHeaders } = require('./response-headers');
 const { Stream } = require('./stream');
+const { sendOut, discard, loggedStatus, SEND_TIMEOUT } = require('../send-out');
 
 // A header list up to this multiple of SETTINGS_MAX_HEADER_LIST_SIZE is still decoded (the
 // HPACK state stays in sync) and answered with 431; a larger block, in octets or decoded,
@@ -284,7 +285,7 @@ class Http2Connection extends EventEmitter {
     if (this.#streams.size >= this.#maxConcurrentStreams) {
       throw new StreamError(id, ERROR.REFUSED_STREAM, 'too many concurrent streams');
     }
-    const stream = new Stream(id, this.#peer.initialWindowSize);
+    const stream = new Stream(id, this.#peer.initialWindowSize, this.#output);
     const problem = readRequestHeaders(fields, stream);
     if (problem !== null) throw new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed request: ${problem}`);
     this.#streams.set(id, stream);
@@ -353,8 +354,9 @@ class Http2Connection extends EventEmitter {
     const stream = this.#streams.get(id);
     if (stream === undefined) return;
     if (!this.#resetGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many streams reset');
-    this.#logEnd(stream, `${stream.response ? stream.response.status : '-'} reset by peer (${errorName(payload.readUInt32BE(0))})`);
-    this.#closeStream(stream, false);
+    const outcome = `reset by peer (${errorName(payload.readUInt32BE(0))})`;
+    if (stream.sending === null) this.#logEnd(stream, `${stream.response ? stream.response.status : '-'} ${outcome}`);
+    this.#closeStream(stream, false, outcome);
   }
 
   #onSettings(flags, id, payload) {
@@ -430,84 +432,69 @@ class Http2Connection extends EventEmitter {
   // ---- responses ----
 
   #respond(stream, d) {
-    const body = d.body;
     if (stream.closed || this.#ended) {
-      if (body !== null && !Buffer.isBuffer(body)) body.destroy();
+      discard(d);
       return;
     }
     stream.response = d;
-    const isHead = stream.headers[':method'] === 'HEAD';
-    if (body !== null && !Buffer.isBuffer(body) && isHead) body.destroy();
-    const noBody = body === null || isHead || (Buffer.isBuffer(body) && body.length === 0);
-    this.#writer.headers(stream.id, noBody ? FLAG.END_STREAM : 0, this.#responseHeaders.parts(d), this.#peer.maxFrameSize);
-    if (noBody) {
-      this.#finishStream(stream);
-      return;
-    }
-    stream.body = body;
-    stream.sendTimer = setTimeout(() => this.#sendTimedOut(stream), this.#timeouts.sendTimeout).unref();
-    if (Buffer.isBuffer(body)) stream.bodyEnded = true;
-    else this.#readBody(stream, body);
-    this.#pump(stream);
+    sendOut(d, stream, stream.headers[':method'] === 'HEAD', this.#timeouts.sendTimeout);
   }
 
-  // A streamed body is read one chunk at a time: paused as each chunk arrives and resumed by
-  // #pump only once that chunk is all sent. Bodies are read on demand and charged to the byte
-  // budget until their next read (byte-budget.js), so the budget counts exactly the chunks held
-  // here, and a stream whose window stays shut pins one chunk.
-  #readBody(stream, body) {
-    stream.queue = [];
-    body.on('data', (chunk) => {
-      body.pause();
-      stream.queue.push(chunk);
-      stream.queued += chunk.length;
-      this.#pump(stream);
-    });
-    body.once('end', () => {
+  // The framing side of the streams' send-out sinks (stream.js), one object per connection.
+  // sendTimeout (nginx: send_timeout) ends in CANCEL (RFC 9113 7: the stream is no longer
+  // needed) rather than INTERNAL_ERROR: nothing failed here, and the client may retry. The
+  // socket's idle timer cannot see such a stall, since any frame (a PING, a 1-octet
+  // WINDOW_UPDATE on another stream) restarts it.
+  #output = {
+    start: (stream, d, bytes, ends) => {
+      const endStream = ends && (bytes === null || bytes.length === 0);
+      this.#writer.headers(stream.id, endStream ? FLAG.END_STREAM : 0, this.#responseHeaders.parts(d), this.#peer.maxFrameSize);
+      if (endStream) {
+        this.#finishStream(stream);
+        return true;
+      }
+      stream.bodyEnded = ends;
+      return bytes === null || this.#take(stream, bytes);
+    },
+    write: (stream, chunk) => this.#take(stream, chunk),
+    end: (stream) => {
       stream.bodyEnded = true;
       this.#pump(stream);
-    });
-    body.once('error', (err) => this.#bodyFailed(stream, err));
-    body.once('close', () => {
-      if (!stream.bodyEnded) this.#bodyFailed(stream, new Error('body closed before its end'));
-    });
+    },
+    abort: (stream, err) => {
+      if (stream.closed) return;
+      const timedOut = err.code === SEND_TIMEOUT;
+      this.#log.debug(`http2 stream ${stream.id}: ${timedOut ? 'no DATA out' : 'body failed'}: ${err.message}`);
+      this.#resetStream(stream.id, timedOut ? ERROR.CANCEL : ERROR.INTERNAL_ERROR);
+    },
+    finished: (stream, outcome) => this.#logEnd(stream, loggedStatus(stream.response.status, outcome)),
+  };
+
+  // Sends what the windows and the socket allow of chunk; true when all of it went out.
+  #take(stream, chunk) {
+    stream.chunk = chunk;
+    stream.offset = 0;
+    this.#pump(stream);
+    return stream.chunk === null || stream.closed;
   }
 
-  // sendTimeout (nginx: send_timeout): a response that gets no DATA out for that long is given
-  // up, which frees its stream slot, chunk, file and spool. The socket's idle timer cannot
-  // tell, since any frame (a PING, a 1-octet WINDOW_UPDATE on another stream) restarts it.
-  // CANCEL (RFC 9113 7: the stream is no longer needed) rather than INTERNAL_ERROR: nothing
-  // failed here, and the client may retry the request.
-  #sendTimedOut(stream) {
-    if (stream.closed) return;
-    this.#log.debug(`http2 stream ${stream.id}: no DATA out for ${this.#timeouts.sendTimeout} ms`);
-    this.#logEnd(stream, `${stream.response.status} timed out`);
-    this.#resetStream(stream.id, ERROR.CANCEL);
-  }
-
-  // A body that fails mid-way must not look complete: RST_STREAM, never END_STREAM.
-  #bodyFailed(stream, err) {
-    if (stream.closed) return;
-    this.#log.debug(`http2 stream ${stream.id} body failed: ${err.message}`);
-    this.#logEnd(stream, `${stream.response.status} aborted`);
-    this.#resetStream(stream.id, ERROR.INTERNAL_ERROR);
-  }
-
-  // Sends as much of the stream's body as the windows, the frame size and the socket allow.
+  // Sends as much of the stream's chunk as the windows, the frame size and the socket allow.
+  // Called outside a sink call (a WINDOW_UPDATE, a drain), it tells the stream's Sending when
+  // the chunk is all out, which reads the next one: a stream whose window stays shut pins one.
   #pump(stream) {
-    if (stream.closed || stream.body === null) return;
+    if (stream.closed) return;
     const writer = this.#writer;
-    const body = stream.body;
-    const isBuffer = Buffer.isBuffer(body);
     for (;;) {
-      const available = isBuffer ? body.length - stream.offset : stream.queued;
+      const chunk = stream.chunk;
+      const available = chunk === null ? 0 : chunk.length - stream.offset;
       if (available === 0) {
-        // A Readable can end after its last chunk went out: END_STREAM on an empty DATA.
-        if (stream.bodyEnded) {
+        if (chunk !== null) {
+          stream.chunk = null;
+          if (!stream.inCall) stream.sending.drain();
+        } else if (stream.bodyEnded) {
+          // A Readable can end after its last chunk went out: END_STREAM on an empty DATA.
           writer.frame(FRAME.DATA, FLAG.END_STREAM, stream.id);
           this.#finishStream(stream);
-        } else if (!isBuffer) {
-          body.resume();
         }
         return;
       }
@@ -517,30 +504,17 @@ class Http2Connection extends EventEmitter {
       }
       const room = Math.min(stream.sendWindow, this.#sendWindow, this.#peer.maxFrameSize);
       if (room <= 0) return; // the stream's WINDOW_UPDATE resumes it
-      let source, start, n;
-      if (isBuffer) {
-        source = body;
-        start = stream.offset;
-        n = Math.min(room, available);
-        stream.offset += n;
-      } else {
-        source = stream.queue[0];
-        start = stream.queueOffset;
-        n = Math.min(room, source.length - start);
-        stream.queueOffset += n;
-        if (stream.queueOffset === source.length) {
-          stream.queue.shift();
-          stream.queueOffset = 0;
-        }
-        stream.queued -= n;
-      }
+      const start = stream.offset;
+      const n = Math.min(room, available);
+      stream.offset += n;
       const last = stream.bodyEnded && n === available;
-      writer.slice(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, source, start, start + n);
+      writer.slice(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, chunk, start, start + n);
       stream.sendWindow -= n;
       this.#sendWindow -= n;
       stream.sent += n;
-      stream.sendTimer.refresh();
+      if (stream.sending !== null) stream.sending.progress();
       if (last) {
+        stream.chunk = null;
         this.#finishStream(stream);
         return;
       }
@@ -563,9 +537,9 @@ class Http2Connection extends EventEmitter {
 
   // The response went out whole (END_STREAM sent). A request body still coming is cut off.
   #finishStream(stream) {
-    this.#logEnd(stream, stream.response.status);
-    if (stream.remoteEnded) this.#closeStream(stream, false);
-    else this.#resetStream(stream.id, ERROR.NO_ERROR);
+    if (stream.remoteEnded) this.#closeStream(stream, false, null);
+    else this.#resetStream(stream.id, ERROR.NO_ERROR, null);
+    if (!stream.inCall) stream.sending.drain();
   }
 
   #logEnd(stream, status) {
@@ -576,28 +550,27 @@ class Http2Connection extends EventEmitter {
 
   // ---- stream and connection ends ----
 
-  #resetStream(id, code) {
+  // outcome: why a response still going out is given up (for its access-log line); null when
+  // it went out whole.
+  #resetStream(id, code, outcome = 'aborted') {
     this.#writer.frameUint32(FRAME.RST_STREAM, 0, id, code);
     const stream = this.#streams.get(id);
     if (stream !== undefined) {
-      this.#closeStream(stream, true);
+      this.#closeStream(stream, true, outcome);
       return;
     }
     this.#rememberClosed(id, true);
     if (id > this.#lastStreamId) this.#highestIdleReset = Math.max(this.#highestIdleReset, id);
   }
 
-  #closeStream(stream, resetByUs) {
+  #closeStream(stream, resetByUs, outcome) {
     if (stream.closed) return;
     stream.closed = true;
     this.#streams.delete(stream.id);
     this.#waiting.delete(stream);
     this.#rememberClosed(stream.id, resetByUs);
-    clearTimeout(stream.sendTimer);
-    const body = stream.body;
-    if (body !== null && !Buffer.isBuffer(body) && !body.destroyed) body.destroy();
-    stream.body = null;
-    stream.queue = null;
+    stream.chunk = null;
+    if (outcome !== null && stream.sending !== null) stream.sending.close(outcome);
     if (this.#streams.size === 0 && !this.#ended) {
       if (this.#goawaySent || this.#peerGoaway) this.#goawayAndEnd();
       else this.#socket.setTimeout(this.#timeouts.http2IdleTimeout);
@@ -649,10 +622,7 @@ class Http2Connection extends EventEmitter {
   }
 
   #abortStreams() {
-    for (const stream of [...this.#streams.values()]) {
-      if (stream.response !== null) this.#logEnd(stream, `${stream.response.status} aborted`);
-      this.#closeStream(stream, true);
-    }
+    for (const stream of [...this.#streams.values()]) this.#closeStream(stream, true, 'aborted');
   }
 
   #end() {

@@ -1,11 +1,13 @@
 'use strict';
 // One request/response exchange (RFC 9113 5.1). A stream is created by the request's HEADERS
 // and is open until the request ends (END_STREAM), then half-closed (remote) while the
-// response is made and sent; it is dropped from the connection when closed.
+// response is made and sent; it is dropped from the connection when closed. It is also the
+// send-out sink (../send-out.js) of its response: `output`, one per connection, frames it.
 
 class Stream {
-  constructor(id, sendWindow) {
+  constructor(id, sendWindow, output) {
     this.id = id;
+    this.output = output;
     this.sendWindow = sendWindow;
     this.receiveWindow = null; // a ReceiveWindow once the request has DATA
     this.remoteEnded = false; // END_STREAM received: half-closed (remote)
@@ -16,16 +18,46 @@ class Stream {
     this.listSize = 0;
     this.received = 0; // DATA octets, padding excluded, checked against content-length
     this.startedAt = 0; // when the request went to the core; 0 until then
-    // The response: descriptor, and the body being sent.
+    // The response: descriptor, and the content being sent.
     this.response = null;
-    this.body = null; // Buffer or Readable
-    this.offset = 0; // Buffer body: next octet to send
-    this.queue = null; // Readable body: chunks read but not yet sent
-    this.queueOffset = 0; // ... and how much of queue[0] is sent
-    this.queued = 0;
-    this.bodyEnded = false; // all of the body is in hand (Buffer, or the Readable ended)
-    this.sendTimer = null; // resets the stream when no DATA goes out for timeouts.sendTimeout
+    this.sending = null; // its Sending while content is still to go
+    this.chunk = null; // the content the sink took and has not all sent yet
+    this.offset = 0; // ... and its next octet to send
+    this.bodyEnded = false; // no content follows the chunk
+    this.inCall = false; // inside a sink call: completion is its return value, not a drain()
     this.sent = 0;
+  }
+
+  start(d, bytes, ends) {
+    this.inCall = true;
+    const taken = this.output.start(this, d, bytes, ends);
+    this.inCall = false;
+    return taken;
+  }
+
+  write(chunk) {
+    this.inCall = true;
+    const taken = this.output.write(this, chunk);
+    this.inCall = false;
+    return taken;
+  }
+
+  end() {
+    this.inCall = true;
+    this.output.end(this);
+    this.inCall = false;
+  }
+
+  abort(err) {
+    this.output.abort(this, err);
+  }
+
+  listen(sending) {
+    this.sending = sending;
+  }
+
+  finished(outcome) {
+    this.output.finished(this, outcome);
   }
 }
 

@@ -31,13 +31,13 @@ function createResponder(input) {
         d = { ...d, headers: { ...d.headers, location: mount + location } };
       }
       try {
-        sendResponse(res, d, (err) => {
-          if (err) log.debug(`${req.method} ${req.url}: response abandoned: ${err.message}`);
+        sendResponse(res, d, req.method === 'HEAD', (outcome) => {
+          if (outcome !== null) log.debug(`${req.method} ${req.url}: response ${outcome}`);
         });
       } catch (err) {
-        // Only an app that already sent headers on res gets here: drop this response only.
+        // Only an app that already sent headers on res gets here (send-out released the body):
+        // drop this response only.
         log.error(`sending ${req.method} ${req.url} failed: ${err.message}`);
-        if (d.body !== null && !Buffer.isBuffer(d.body)) d.body.destroy();
         res.destroy();
       }
     },

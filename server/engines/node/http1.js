@@ -3,6 +3,7 @@
 // descriptor it returns through the classic req/res API.
 
 const { sendResponse } = require('./send-response');
+const { loggedStatus } = require('../send-out');
 const { requestHost } = require('../host-header');
 const { RequestError } = require('../../errors');
 
@@ -67,8 +68,8 @@ function createHttp1Handler(core, log, isClosing) {
     decided.then((d) => {
       // While shutting down, finish this response but do not keep the connection.
       if (isClosing() || host.error !== undefined) res.shouldKeepAlive = false;
-      sendResponse(res, d, (err, sent) => {
-        core.logAccess(req.method, req.url, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt, client);
+      sendResponse(res, d, req.method === 'HEAD', (outcome, sent) => {
+        core.logAccess(req.method, req.url, loggedStatus(d.status, outcome), d.coding, sent, startedAt, client);
       });
     }).catch((err) => {
       // decide() never rejects, so this is a failure while sending: drop this response only.

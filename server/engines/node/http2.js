@@ -3,7 +3,8 @@
 // request/response objects), sending the core's descriptor.
 
 const { constants: { NGHTTP2_INTERNAL_ERROR } } = require('node:http2');
-const { pipeline } = require('node:stream');
+const { sendStream } = require('./send-response');
+const { discard, loggedStatus } = require('../send-out');
 
 function ignore() {}
 
@@ -19,12 +20,11 @@ function headerListSize(rawHeaders) {
 // maxHeaderListSize: what the server advertises in SETTINGS_MAX_HEADER_LIST_SIZE. nghttp2 treats
 // it as advisory, so a longer list is answered here with 431 instead of being processed.
 // sendTimeout: a streamed body that gets no chunk out for this long is destroyed, which releases
-// its file, chunk and spool and resets the stream. Neither the session's timer nor Node's stream
-// timer can tell: any frame the connection carries (a PING, a 1-byte WINDOW_UPDATE) restarts
-// both. Bodies are read on demand, so a new chunk means the transport took the last one. The
-// reset goes out as INTERNAL_ERROR, as for any destroyed stream: stream.close(CANCEL) would be
-// the better code, but Node holds that RST_STREAM back behind the stream's unsendable data
-// until the whole session closes.
+// its file, chunk and spool and resets the stream (send-out.js). Neither the session's timer nor
+// Node's stream timer can tell: any frame the connection carries (a PING, a 1-byte
+// WINDOW_UPDATE) restarts both. The reset goes out as INTERNAL_ERROR, as for any destroyed
+// stream: stream.close(CANCEL) would be the better code, but Node holds that RST_STREAM back
+// behind the stream's unsendable data until the whole session closes.
 function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout) {
   return function onStream(stream, headers, flags, rawHeaders) {
     const startedAt = performance.now();
@@ -37,30 +37,13 @@ function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout) {
       ? Promise.resolve(core.headerListTooLarge(method === 'HEAD'))
       : core.decide(method, target, headers);
     decided.then((d) => {
-      const body = d.body;
       if (stream.destroyed || stream.closed) {
-        if (body !== null && !Buffer.isBuffer(body)) body.destroy();
+        discard(d);
         return;
       }
-      stream.respond(d.h2 || { ':status': d.status, ...d.headers }, { endStream: body === null });
-      if (body === null) {
-        core.logAccess(method, target, d.status, d.coding, 0, startedAt, client);
-      } else if (Buffer.isBuffer(body)) {
-        stream.end(body);
-        core.logAccess(method, target, d.status, d.coding, body.length, startedAt, client);
-      } else {
-        let sent = 0;
-        const stalled = setTimeout(() => body.destroy(new Error(`no progress for ${sendTimeout} ms`)), sendTimeout).unref();
-        body.on('data', (chunk) => {
-          sent += chunk.length;
-          stalled.refresh();
-        });
-        // An early end of the source resets the stream (RST_STREAM) instead of ending it cleanly.
-        pipeline(body, stream, (err) => {
-          clearTimeout(stalled);
-          core.logAccess(method, target, err ? `${d.status} aborted` : d.status, d.coding, sent, startedAt, client);
-        });
-      }
+      sendStream(stream, d, method === 'HEAD', sendTimeout, (outcome, sent) => {
+        core.logAccess(method, target, loggedStatus(d.status, outcome), d.coding, sent, startedAt, client);
+      });
     }).catch((err) => {
       // decide() never rejects, so this is a failure while sending: reset this stream only.
       log.error(`sending ${method} ${target} failed: ${err.stack || err}`);

@@ -1,25 +1,62 @@
 'use strict';
-// Writes a core descriptor to a Node response object: http/https ServerResponse or the
-// http2 compat Http2ServerResponse. done(err, bytesSent) runs once the body is sent or abandoned.
+// Node's response objects as send-out sinks (../send-out.js): an http/https ServerResponse or
+// the http2 compat Http2ServerResponse (res), and a node:http2 ServerHttp2Stream. Node frames
+// the bytes; backpressure is its write() result and 'drain'.
 
-const { pipeline } = require('node:stream');
+const { sendOut } = require('../send-out');
 
-function sendResponse(res, d, done) {
-  res.writeHead(d.status, d.headers);
-  const body = d.body;
-  if (body === null) {
-    res.end();
-    done(null, 0);
-  } else if (Buffer.isBuffer(body)) {
-    res.end(body);
-    done(null, body.length);
-  } else {
-    let sent = 0;
-    body.on('data', (chunk) => { sent += chunk.length; });
-    // On a client abort or a source error pipeline() destroys both sides: the fd and any
-    // compressor are released and a truncated body is never passed off as complete.
-    pipeline(body, res, (err) => done(err, sent));
+class ResponseSink {
+  constructor(res, finished) {
+    this.res = res;
+    this.finished = finished;
+  }
+
+  start(d, bytes, ends) {
+    this.res.writeHead(d.status, d.headers);
+    if (ends) {
+      if (bytes === null) this.res.end();
+      else this.res.end(bytes);
+    }
+    return true;
+  }
+
+  write(chunk) {
+    return this.res.write(chunk);
+  }
+
+  end() {
+    this.res.end();
+  }
+
+  // Destroys the socket (HTTP/1.1) or resets the stream: a short body is never passed off as whole.
+  abort(err) {
+    this.res.destroy(err);
+  }
+
+  listen(sending) {
+    this.res.on('drain', () => sending.drain());
+    this.res.once('close', () => sending.close('aborted'));
   }
 }
 
-module.exports = { sendResponse };
+// The stream's 'error' (a peer reset) is the caller's to handle.
+class StreamSink extends ResponseSink {
+  start(d, bytes, ends) {
+    this.res.respond(d.h2 || { ':status': d.status, ...d.headers }, { endStream: ends && bytes === null });
+    if (bytes !== null) this.res.end(bytes);
+    return true;
+  }
+}
+
+// done(outcome, sent): see send-out.js's finished().
+function sendResponse(res, d, isHead, done) {
+  sendOut(d, new ResponseSink(res, done), isHead, 0);
+}
+
+// sendTimeout: see send-out.js; a stalled stream is destroyed, which Node sends as RST_STREAM
+// INTERNAL_ERROR (see http2.js).
+function sendStream(stream, d, isHead, sendTimeout, done) {
+  sendOut(d, new StreamSink(stream, done), isHead, sendTimeout);
+}
+
+module.exports = { sendResponse, sendStream };
