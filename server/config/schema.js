@@ -81,7 +81,7 @@ const SERVER = [
   { ...SHARED.minBytes, key: 'minCompressBytes', file: false, help: 'smaller files are sent as they are' },
   { key: 'fileCacheBytes', file: false, def: 64 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'bytes of file contents kept in memory' },
   { key: 'compressCacheBytes', file: false, def: 64 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'bytes of compressed responses kept in memory' },
-  { key: 'maxConcurrentCompressions', file: false, def: os.availableParallelism(), parse: p.intIn(1, 1024), help: 'on-the-fly compressions running at once; more get 503 or another coding' },
+  { key: 'maxConcurrentCompressions', file: false, parse: p.intIn(1, 1024), help: 'on-the-fly compressions running at once on each thread pool (default: sized to the pools, server/compression/compression-budget.js); more get another coding or 503' },
   // Response bytes held in memory on their way to clients (see server/files/byte-budget.js): 5120
   // stalled HTTP/2 streams (40 connections x 128) pin one 16 KiB first chunk each, 80 MiB.
   { key: 'bufferedBytesLimit', file: false, def: 128 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'response bytes held in memory on their way to slow clients' },

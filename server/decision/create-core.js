@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const { ConfigError } = require('../errors');
 const { createEngines, VARIANT_EXTENSIONS } = require('../compression/codings');
 const { CompressCache } = require('../compression/compress-cache');
+const { CompressionBudget } = require('../compression/compression-budget');
 const { FileStore } = require('../files/file-store');
 const { Core } = require('./core');
 const { ByteBudget } = require('../files/byte-budget');
@@ -30,7 +31,10 @@ function createCore(options, log) {
   } catch (err) {
     throw new ConfigError(`--brotli-engine: ${err.message}`);
   }
-  const cache = new CompressCache({ engines, maxBytes: options.compressCacheBytes, maxConcurrent: options.maxConcurrentCompressions });
+  // maxConcurrentCompressions (tests, tuning) replaces the slots of each pool.
+  const n = options.maxConcurrentCompressions;
+  const compressionBudget = new CompressionBudget(n === undefined ? undefined : { libuv: n, zstd: n });
+  const cache = new CompressCache({ engines, budget: compressionBudget, maxBytes: options.compressCacheBytes });
   const dynamicReasons = {};
   for (const coding of options.encodings) {
     dynamicReasons[coding] = !options.dynamic ? 'no variant and dynamic compression is off (--no-dynamic)'
@@ -52,7 +56,7 @@ function createCore(options, log) {
     decompress: engines.decompress,
   });
   return new Core({
-    store, cache, engines, log, maxConcurrentCompressions: options.maxConcurrentCompressions,
+    store, cache, engines, log, compressionBudget,
     negotiateEndpoint, negotiatePath: options.negotiateEndpoint,
     budget: new ByteBudget(options.bufferedBytesLimit),
     spoolDisk: new ByteBudget(options.spoolDiskBytes),
