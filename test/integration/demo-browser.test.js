@@ -35,7 +35,7 @@ async function stageSite(t) {
   t.after(() => fs.rm(dir, { recursive: true, force: true }));
   const root = path.join(dir, 'site');
   await fs.cp(STATIC_DIR, root, { recursive: true, filter: (src) => !VARIANT.test(src) });
-  await execFileAsync(process.execPath, [path.join(REPO_ROOT, 'server', 'precompress.js'), root, '--quiet'],
+  await execFileAsync(process.execPath, [path.join(REPO_ROOT, 'tools', 'precompress'), root, '--quiet'],
     { timeout: 60_000 });
   return { dir, root, certsDir: path.join(dir, 'certs'), caDir: path.join(dir, 'ca') };
 }
