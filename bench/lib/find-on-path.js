@@ -1,14 +1,16 @@
 'use strict';
-// Whether an executable is on PATH, or a file exists, without running anything.
-const fs = require('node:fs/promises');
+// Whether an executable is on PATH, or a file exists, without running anything: the one tool
+// check of the benchmarks, the tests (test/helpers/tools.js) and their skip reasons.
+const fs = require('node:fs');
 const path = require('node:path');
 
-async function findOnPath(cmd, envPath = process.env.PATH || '') {
+/** The absolute path of `cmd` on PATH (executable), or null. Synchronous; callers may await it. */
+function findOnPath(cmd, envPath = process.env.PATH || '') {
   for (const dir of envPath.split(path.delimiter).filter(Boolean)) {
     const candidate = path.join(dir, cmd);
     try {
-      await fs.access(candidate, fs.constants.X_OK);
-      return candidate;
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
     } catch {
       // not in this directory
     }
@@ -18,7 +20,7 @@ async function findOnPath(cmd, envPath = process.env.PATH || '') {
 
 async function fileExists(file) {
   try {
-    await fs.access(file);
+    await fs.promises.access(file);
     return true;
   } catch {
     return false;

@@ -3,19 +3,10 @@
 // each other's core. Pinning is skipped (and says so) with fewer than two CPUs
 // or without taskset; affinity is inherited, so forked workers stay pinned too.
 const os = require('node:os');
-const { execFileSync } = require('node:child_process');
-
-function tasksetAvailable() {
-  try {
-    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+const { findOnPath } = require('./find-on-path');
 
 // { enabled, reason, wrap(core, cmd, args) -> [cmd, args] }
-function createPinning({ cpus = os.availableParallelism(), hasTaskset = tasksetAvailable() } = {}) {
+function createPinning({ cpus = os.availableParallelism(), hasTaskset = findOnPath('taskset') !== null } = {}) {
   let reason = null;
   if (!hasTaskset) reason = 'taskset not found (Debian package util-linux)';
   else if (cpus < 2) reason = `only ${cpus} CPU available`;

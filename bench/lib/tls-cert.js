@@ -3,17 +3,14 @@
 // under test share one certificate and key type (RSA 2048, like a typical production key) and
 // nothing depends on the repo's certs/ folder or the user's local CA. Made by the server's own
 // certificate code, so there is one way to build one.
-const fs = require('node:fs/promises');
 const path = require('node:path');
 const { generateSelfSigned } = require('../../server/tls/certs');
+const { writePemPair } = require('../../server/tls/write-file-atomic');
 
 async function writeSelfSignedCert(dir) {
-  const pair = await generateSelfSigned();
-  const cert = path.join(dir, 'cert.pem');
-  const key = path.join(dir, 'key.pem');
-  await fs.writeFile(cert, pair.cert);
-  await fs.writeFile(key, pair.key, { mode: 0o600 });
-  return { cert, key };
+  const files = { certFile: path.join(dir, 'cert.pem'), keyFile: path.join(dir, 'key.pem') };
+  await writePemPair(files, await generateSelfSigned());
+  return { cert: files.certFile, key: files.keyFile };
 }
 
 module.exports = { writeSelfSignedCert };

@@ -8,7 +8,8 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync, spawnSync } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
+const { findOnPath } = require('../lib/find-on-path');
 const { parseArgs } = require('node:util');
 const { missing, storiesQif } = require('../../test/helpers/qpack-stories');
 
@@ -36,7 +37,7 @@ function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qpack-bench-'));
   const input = path.join(dir, 'stories.qif');
   fs.writeFileSync(input, storiesQif());
-  const callgrind = !values['no-callgrind'] && spawnSync('valgrind', ['--version']).status === 0;
+  const callgrind = !values['no-callgrind'] && findOnPath('valgrind') !== null;
   try {
     console.log('table  job             ns/header byte  instructions/header byte  bytes sent  ratio');
     for (const table of TABLES) {

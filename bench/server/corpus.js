@@ -12,16 +12,21 @@
 const fs = require('node:fs/promises');
 const path = require('node:path');
 
+const { VARIANT_EXTENSIONS } = require('../../server/compression/codings');
+const { isCompressibleName } = require('../../tools/precompress/walk');
+
 const REPO = path.resolve(__dirname, '..', '..');
 const MODULES = path.join(REPO, 'node_modules');
 
 const FILES = {
-  html: { name: 'index.html', compressible: true, build: buildHtml },
-  js: { name: 'app.js', compressible: true, build: buildJs },
-  css: { name: 'style.css', compressible: true, build: buildCss },
-  image: { name: 'icon.png', compressible: false, build: () => readSource('playwright-core/lib/server/chromium/appIcon.png') },
-  lorem: { name: 'lorem_ipsum.txt', compressible: true, build: async () => buildLorem() },
+  html: { name: 'index.html', build: buildHtml },
+  js: { name: 'app.js', build: buildJs },
+  css: { name: 'style.css', build: buildCss },
+  image: { name: 'icon.png', build: () => readSource('playwright-core/lib/server/chromium/appIcon.png') },
+  lorem: { name: 'lorem_ipsum.txt', build: async () => buildLorem() },
 };
+// Whether the server compresses a file: by its own rule, not a second list.
+for (const spec of Object.values(FILES)) spec.compressible = isCompressibleName(spec.name);
 
 async function readSource(rel) {
   try {
@@ -155,11 +160,10 @@ async function buildCorpus(tmpDir, { precompress }) {
 }
 
 // Size of the precompressed variant the variants root holds for a coding.
-const VARIANT_SUFFIX = { br: '.br', gzip: '.gz', zstd: '.zst', lzma: '.lzma' };
 async function variantSize(root, name, coding) {
-  if (!VARIANT_SUFFIX[coding]) return null;
+  if (!Object.hasOwn(VARIANT_EXTENSIONS, coding)) return null;
   try {
-    return (await fs.stat(path.join(root, name + VARIANT_SUFFIX[coding]))).size;
+    return (await fs.stat(path.join(root, name + VARIANT_EXTENSIONS[coding]))).size;
   } catch {
     return null;
   }

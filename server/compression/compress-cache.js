@@ -1,28 +1,27 @@
 'use strict';
 // Bounded LRU of on-the-fly compressed responses, with one compression per key
-// at a time and a cap on how many run at once: under load, a request that would
-// have to wait for a compression slot is told so (null) and can serve a
-// precompressed variant or identity instead of queueing.
-
-const os = require('node:os');
-
-const MiB = 1024 * 1024;
+// at a time, each holding a slot of the process's compression budget
+// (compression-budget.js): under load, a request that would have to wait for a
+// slot is told so (null) and can serve a precompressed variant or identity
+// instead of queueing.
 
 class CompressCache {
   /**
    * @param {object} options
    * @param {import('./codings').Engines} options.engines
-   * @param {number} [options.maxBytes=64 MiB] total size of cached compressed outputs.
-   * @param {number} [options.maxConcurrent=os.availableParallelism()] compressions running at once (at least 1).
+   * @param {import('./compression-budget').CompressionBudget} options.budget slots for compressions.
+   * @param {number} options.maxBytes total size of cached compressed outputs (compressCacheBytes).
    * @param {number} [options.maxEntryBytes=maxBytes/8] larger outputs are returned but not stored,
    *   so one big file cannot flush everything else.
    * @param {'dynamic'|'max'} [options.level='dynamic'] compression level passed to engines.compress().
    */
-  constructor({ engines, maxBytes = 64 * MiB, maxConcurrent = os.availableParallelism(), maxEntryBytes = Math.floor(maxBytes / 8), level = 'dynamic' }) {
-    if (!engines) throw Object.assign(new TypeError('CompressCache needs engines'), { code: 'ERR_INVALID_ARG_VALUE' });
+  constructor({ engines, budget, maxBytes, maxEntryBytes = Math.floor(maxBytes / 8), level = 'dynamic' }) {
+    if (!engines || !budget || !(maxBytes >= 0)) {
+      throw Object.assign(new TypeError('CompressCache needs engines, budget and maxBytes'), { code: 'ERR_INVALID_ARG_VALUE' });
+    }
     this.engines = engines;
+    this.budget = budget;
     this.maxBytes = maxBytes;
-    this.maxConcurrent = Math.max(1, maxConcurrent);
     this.maxEntryBytes = Math.min(maxEntryBytes, maxBytes);
     this.level = level;
     // A Map iterates in insertion order; re-inserting on every hit keeps the
@@ -50,9 +49,9 @@ class CompressCache {
 
   /**
    * The cached output, or the result of the compression of `key` already running,
-   * or a new compression of `await loadSource()`, or null when maxConcurrent
-   * compressions are running. A failed compression rejects every waiter and is
-   * not cached.
+   * or a new compression of `await loadSource()`, or null when the budget has
+   * no slot for `coding`. A failed compression rejects every waiter and is not
+   * cached.
    * @param {string} key
    * @param {string} coding one of engines.available.
    * @param {() => Promise<Buffer>} loadSource reads the identity body; called only when compressing.
@@ -64,13 +63,17 @@ class CompressCache {
     this.counters.misses++;
     const running = this.inflight.get(key);
     if (running) return running;
-    if (this.inflight.size >= this.maxConcurrent) {
+    const release = this.budget.tryAcquire(coding, 'cache');
+    if (release === null) {
       this.counters.rejected++;
       return null;
     }
     this.counters.compressions++;
     // finally() callbacks always run later, so the job is registered before it can be removed.
-    const job = this.#compressAndStore(key, coding, loadSource).finally(() => this.inflight.delete(key));
+    const job = this.#compressAndStore(key, coding, loadSource).finally(() => {
+      this.inflight.delete(key);
+      release();
+    });
     this.inflight.set(key, job);
     return job;
   }

@@ -1,7 +1,8 @@
 'use strict';
 // Which files are worth compressing: the one rule that on-the-fly compression (file-store.js,
-// core.js) and precompression (precompress.js) both apply. The demo page mirrors the type part
-// in the browser (static/js/mime.js); test/unit/compressibility.test.js holds the two to agreement.
+// core.js) and precompression (tools/precompress) both apply. The demo page's table of
+// compressible types (static/js/compressible-types.js) is generated from it by
+// docs/tools/vendor-mime-db.js.
 
 const mime = require('mime-types');
 const compressible = require('compressible');

@@ -9,7 +9,7 @@ const { Transform } = require('node:stream');
 const { Worker } = require('node:worker_threads');
 
 const WORKER_FILE = path.join(__dirname, 'zstd-worker.js');
-const POOL_SIZE = Math.max(1, Math.min(os.availableParallelism(), 4));
+const ZSTD_POOL_SIZE = Math.max(1, Math.min(os.availableParallelism(), 4));
 
 let nextRequestId = 1;
 let nextSessionId = 1;
@@ -83,7 +83,7 @@ const workers = new Set();
 function pickWorker() {
   let best = null;
   for (const w of workers) if (w.alive && (!best || w.load < best.load)) best = w;
-  if ((!best || best.load > 0) && workers.size < POOL_SIZE) {
+  if ((!best || best.load > 0) && workers.size < ZSTD_POOL_SIZE) {
     best = new ZstdWorker((gone) => workers.delete(gone));
     workers.add(best);
   }
@@ -146,4 +146,4 @@ function createZstdEngine() {
   };
 }
 
-module.exports = { createZstdEngine };
+module.exports = { createZstdEngine, ZSTD_POOL_SIZE };

@@ -3,7 +3,8 @@
 // the URL, and shuts down gracefully on SIGINT/SIGTERM (exit 0). Bad options exit 2.
 
 const cluster = require('node:cluster');
-const { parseCli, normalizeOptions, helpText, formatLevels } = require('./options');
+const { parseCli, normalizeOptions, helpText } = require('./options');
+const { formatLevels } = require('./parsers');
 const { ConfigError } = require('../errors');
 const { Logger } = require('../log/logger');
 const { loadCertificate } = require('../tls/certs');

@@ -1,24 +1,41 @@
 'use strict';
-// Argument parsing shared by the tools that take one optional directory and flags
-// (precompress.js, `negotiate-h2 codings`).
+// The command lines of the tools that take one optional directory and flags (precompress,
+// `negotiate-h2 codings`), parsed from schema entries (schema.js) as the server's CLI is.
 
-const { parseArgs } = require('node:util');
+const { ConfigError } = require('../errors');
+const { parseFlags, applyEntries } = require('./flags');
+
+const HELP = { flag: 'help', key: 'help', bool: true, help: 'show this help' };
 
 /**
  * @param {string[]} argv
- * @param {object} options node:util parseArgs options; -h/--help is added
+ * @param {object[]} entries schema entries; the one with key `dir` (no flag) takes the positional
  * @param {(message: string) => Error} usageError
- * @returns {{ values: object, dir: string|undefined }}
+ * @returns {{ values: object, given: Set<string> }} values by key, defaults filled, plus `help`;
+ *   `given`: the keys the command line set
  */
-function parseDirArgs(argv, options, usageError) {
-  let parsed;
+function parseToolArgs(argv, entries, usageError) {
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { ...options, help: { type: 'boolean', short: 'h', default: false } } });
+    const { raw, positionals } = parseFlags(argv, [...entries, HELP]);
+    if (positionals.length > 1) throw usageError(`expected at most one directory, got ${positionals.length}`);
+    if (positionals.length === 1) raw.dir = positionals[0];
+    const values = applyEntries(entries, raw, { dir: 'dir' });
+    values.help = raw.help === true;
+    return { values, given: new Set(Object.keys(raw)) };
   } catch (err) {
-    throw usageError(err.message);
+    throw err instanceof ConfigError ? usageError(err.message) : err;
   }
-  if (parsed.positionals.length > 1) throw usageError(`expected at most one directory, got ${parsed.positionals.length}`);
-  return { values: parsed.values, dir: parsed.positionals[0] };
 }
 
-module.exports = { parseDirArgs };
+/** Usage text: the command, then a line for the directory and each flag with its default. */
+function usageText(command, entries) {
+  const rows = [...entries, HELP].map((e) => {
+    const left = e.flag === undefined ? (e.key === 'dir' ? 'dir' : null) : `--${e.flag}${e.arg ? ` ${e.arg}` : ''}${e.multiple ? ' ...' : ''}`;
+    if (left === null) return null;
+    const def = e.def !== undefined && !e.bool ? ` (default: ${e.def})` : '';
+    return `  ${left.padEnd(20)} ${e.help}${def}`;
+  }).filter((row) => row !== null);
+  return `usage: ${command} [dir] [options]\n${rows.join('\n')}\n`;
+}
+
+module.exports = { parseToolArgs, usageText };

@@ -27,9 +27,9 @@ class Core {
   // process's ByteBudget, charged by every streamed body; spoolDisk: the one for the bytes
   // compression spools keep on disk. logAccess: see access-log.js; the engines call it.
   // site: { spa, listing, hidden(real) } (site/).
-  constructor({ store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site }) {
-    Object.assign(this, { store, cache, engines, log, maxConcurrentCompressions, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site });
-    this.streamingCompressions = 0;
+  // compressionBudget: the slots the cache and streaming compression share (compression-budget.js).
+  constructor({ store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site }) {
+    Object.assign(this, { store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site });
     this.requests = 0;
     this.fileStates = new WeakMap();
   }
@@ -204,12 +204,6 @@ class Core {
     return explanation({ info, offer: this.offer(info), preference: this.store.encodings, ae, selection, sizes });
   }
 
-  reserveCompression() {
-    if (this.streamingCompressions >= this.maxConcurrentCompressions) return false;
-    this.streamingCompressions++;
-    return true;
-  }
-
   // selection: settled.
   async present(isHead, selection, info, headers) {
     if (selection.kind === 'none') return notAcceptable(this.offer(info).offered, isHead);
@@ -231,26 +225,27 @@ class Core {
     if (isHead) return rep.head;
     if (rep.bytes !== null) return rep.ok;
     if (rep.streamsCompression) {
-      if (!this.reserveCompression()) return this.present(isHead, this.fallback(info, headers['accept-encoding']), info, headers);
-      return { ...rep.ok, body: await this.openCompressedBody(info, rep.coding) };
+      const release = this.compressionBudget.tryAcquire(rep.coding, 'stream');
+      if (release === null) return this.present(isHead, this.fallback(info, headers['accept-encoding']), info, headers);
+      return { ...rep.ok, body: await this.openCompressedBody(info, rep.coding, release) };
     }
     return { ...rep.ok, body: await openFileBody(rep, 0, rep.size - 1, this.budget) };
   }
 
-  // Runs with a compression slot reserved; releases it when the compressor closes. The
+  // Runs with a compression slot reserved; release() frees it when the compressor closes. The
   // compressor writes into a spool at its own speed, so the slot is held for as long as the
   // compression takes, not for as long as the client takes to read.
-  async openCompressedBody(info, coding) {
+  async openCompressedBody(info, coding, release) {
     let source = null;
     try {
       source = await openFileBody(info.identity, 0, info.stat.size - 1, this.budget);
       const compressor = this.engines.createCompressStream(coding, { level: 'dynamic', sizeHint: info.stat.size });
-      compressor.once('close', () => { this.streamingCompressions--; });
+      compressor.once('close', release);
       const spool = new Spool(this.budget, this.spoolDisk);
       pipeline(source, compressor, spool, () => {});
       return spool;
     } catch (err) {
-      this.streamingCompressions--;
+      release();
       if (source !== null) source.destroy();
       throw err;
     }
@@ -274,7 +269,8 @@ class Core {
   get stats() {
     return {
       requests: this.requests,
-      streamingCompressions: this.streamingCompressions,
+      streamingCompressions: this.compressionBudget.inUse('stream'),
+      compressionSlots: this.compressionBudget.stats,
       compressCache: { ...this.cache.stats },
       fileCache: this.store.stats,
       bufferedBytes: this.budget.stats,

@@ -4,11 +4,11 @@
 // plain-HTTP redirect port, and graceful shutdown. With https: false (--no-tls) the same engines
 // serve plain HTTP/1.1 instead.
 
-const { normalizeOptions, mergeTimeouts } = require('../config/options');
+const { normalizeOptions } = require('../config/options');
 const { ConfigError } = require('../errors');
 const { Logger } = require('../log/logger');
 const { loadCertificate, certificateNames } = require('../tls/certs');
-const { createCore, resolveTuning } = require('../decision/create-core');
+const { createCore } = require('../decision/create-core');
 const { createRedirectServer } = require('./redirect-server');
 const { watchCertificates } = require('../tls/reload');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS } = require('../config/limits');
@@ -23,19 +23,18 @@ function loopbackName(host) {
   return ['127.0.0.1', '::1', '::', '0.0.0.0', 'localhost'].includes(host) ? 'localhost' : host;
 }
 
-// API options: everything the CLI takes (camelCase), plus `tls: { cert, key }` contents,
-// `logger`, the DEFAULT_TUNING knobs of create-core.js, and `timeouts` (a partial override of TIMEOUTS).
+// API options: the keys of server/config/schema.js (the CLI's, camelCase, plus API-only ones
+// such as `tls: { cert, key }` contents, `logger` and `timeouts`).
 async function startServer(input = {}) {
   const options = normalizeOptions(input);
-  const timeouts = mergeTimeouts(TIMEOUTS, input.timeouts);
-  const tuning = resolveTuning(input);
-  const log = input.logger || new Logger({ level: options.logLevel });
-  const core = createCore(options, tuning, log);
-  const tls = options.https ? input.tls || await loadCertificate(options, log) : null;
+  const timeouts = options.timeouts;
+  const log = options.logger || new Logger({ level: options.logLevel });
+  const core = createCore(options, log);
+  const tls = options.https ? options.tls || await loadCertificate(options, log) : null;
 
   let closing = null;
   const listener = LISTENERS[options.engine]({
-    tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: tuning.responseHeaders,
+    tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: options.responseHeaders,
   });
   const server = listener.server;
   const sockets = new Set();

@@ -27,6 +27,13 @@ const { FdCalls } = require('./fd-calls');
 const FIRST_CHUNK = 16 * 1024;
 const CHUNK = 64 * 1024;
 
+// Whether the fd still holds the bytes the headers were built from: its stat matches, or the
+// only change is the ctime an unlink stamps (the file was replaced by rename or deleted: its
+// inode is no longer reachable by a path to be written through).
+function unchangedSince(st, stat) {
+  return sameStat(st, stat) || (st.nlink === 0 && sameStat({ ...st, ctimeMs: stat.ctimeMs }, stat));
+}
+
 class FileChangedError extends Error {
   constructor(file) {
     super(`${file} changed while being served`);
@@ -66,7 +73,7 @@ class FileBody extends Readable {
   }
 
   finish(st, last) {
-    if (!sameStat(st, this.rep.stat)) { this.destroy(new FileChangedError(this.rep.path)); return; }
+    if (!unchangedSince(st, this.rep.stat)) { this.destroy(new FileChangedError(this.rep.path)); return; }
     if (last !== null) this.push(last);
     this.push(null);
   }

@@ -43,8 +43,7 @@ function parseRequestPath(target) {
       out.pop();
       continue;
     }
-    // Dotfiles (.git, .env, .htpasswd, and .well-known too) are never served.
-    if (seg.charCodeAt(0) === 46 /* . */) throw new RequestError(404, 'ERR_DOTFILE', 'dotfiles are not served');
+    if (isDotName(seg)) throw new RequestError(404, 'ERR_DOTFILE', 'dotfiles are not served');
     out.push(seg);
   }
   const trailingSlash = decoded.endsWith('/');
@@ -73,4 +72,17 @@ function fsError(err) {
   return err;
 }
 
-module.exports = { parseRequestPath, realpathInRoot, isInside, fsError, MAX_PATH_LENGTH };
+/**
+ * Whether a file or directory name is a dot name. Dotfiles (.git, .env, .htpasswd, and
+ * .well-known too) are never served, listed, precompressed or watched.
+ */
+function isDotName(name) {
+  return name.charCodeAt(0) === 46 /* . */;
+}
+
+/** Whether any segment of a relative path (platform separators) is a dot name. */
+function hasDotSegment(rel) {
+  return rel.split(path.sep).some(isDotName);
+}
+
+module.exports = { parseRequestPath, realpathInRoot, isInside, fsError, isDotName, hasDotSegment, MAX_PATH_LENGTH };

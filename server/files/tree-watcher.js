@@ -7,6 +7,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { isDotName, hasDotSegment } = require('./resolve-path');
 
 // Errors that mean the directory went away, not that watching failed.
 const GONE = new Set(['ENOENT', 'ENOTDIR']);
@@ -48,12 +49,12 @@ class TreeWatcher {
       return;
     }
     for (const entry of entries) {
-      if (entry.isDirectory() && !entry.name.startsWith('.')) this.watchDir(path.join(rel, entry.name));
+      if (entry.isDirectory() && !isDotName(entry.name)) this.watchDir(path.join(rel, entry.name));
     }
   }
 
   changed(rel) {
-    if (this.closed || rel.split(path.sep).some((part) => part.startsWith('.'))) return;
+    if (this.closed || hasDotSegment(rel)) return;
     this.onName(rel);
     fs.lstat(path.join(this.root, rel), (err, stat) => {
       if (err) this.unwatch(rel);

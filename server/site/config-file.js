@@ -9,13 +9,13 @@ const { ConfigError } = require('../errors');
 const { closest } = require('../config/did-you-mean');
 
 const CONFIG_NAME = 'negotiate.config.json';
-// Options that choose the folder or the file itself cannot come from inside them.
-const NOT_IN_FILE = new Set(['root', 'config', 'help']);
 
 // Returns { file (absolute, or null when there is none), label, values: { key: raw value } }.
-// `explicit`: the --config value, or undefined to look for CONFIG_NAME in root. `options`:
-// the OPTIONS table; values of its DIR and FILE options are resolved against the file's folder.
-function readConfigFile(root, explicit, options) {
+// `explicit`: the --config value, or undefined to look for CONFIG_NAME in root. `entries`: the
+// settings of server/config/schema.js; values of its DIR and FILE settings are resolved against
+// the file's folder. Settings with `file: false` choose the folder or the file itself, or are
+// objects only a program can pass: they cannot come from the file.
+function readConfigFile(root, explicit, entries) {
   const file = explicit !== undefined ? path.resolve(explicit) : path.join(root, CONFIG_NAME);
   const label = explicit !== undefined ? String(explicit) : CONFIG_NAME;
   let text;
@@ -32,17 +32,17 @@ function readConfigFile(root, explicit, options) {
     throw new ConfigError(`${label}: not valid JSON (${err.message})`);
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new ConfigError(`${label}: expected a JSON object of options`);
-  const byKey = new Map(options.filter((o) => !NOT_IN_FILE.has(o.key)).map((o) => [o.key, o]));
-  const known = [...byKey.keys(), 'headers'];
+  const byKey = new Map(entries.filter((e) => e.file !== false).map((e) => [e.key, e]));
+  const known = [...byKey.keys()];
   const values = {};
   for (const [key, value] of Object.entries(json)) {
-    if (NOT_IN_FILE.has(key)) throw new ConfigError(`${label}: "${key}" cannot be set in the configuration file (use the flag)`);
+    if (entries.some((e) => e.key === key && e.file === false && e.flag !== undefined)) throw new ConfigError(`${label}: "${key}" cannot be set in the configuration file (use the flag)`);
     if (!known.includes(key)) {
       const hint = closest(key, known);
       throw new ConfigError(`${label}: unknown key "${key}"${hint !== null ? ` (did you mean ${hint}?)` : ''}`);
     }
-    const opt = byKey.get(key);
-    values[key] = opt !== undefined && (opt.arg === 'DIR' || opt.arg === 'FILE') && typeof value === 'string'
+    const entry = byKey.get(key);
+    values[key] = (entry.arg === 'DIR' || entry.arg === 'FILE') && typeof value === 'string'
       ? path.resolve(path.dirname(file), value) : value;
   }
   return { file, label, values };

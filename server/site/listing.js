@@ -7,7 +7,7 @@
 const fs = require('node:fs/promises');
 const path = require('node:path');
 const { variantOf } = require('../compression/compressibility');
-const { isInside } = require('../files/resolve-path');
+const { isInside, isDotName } = require('../files/resolve-path');
 const { response } = require('../decision/representation');
 
 // A directory larger than this is listed in part, with a line saying so: building the page
@@ -17,7 +17,7 @@ const MAX_ENTRIES = 5000;
 // dir: the store's { kind: 'dir', real }; rel: its normalised path ("/a/b" or "/");
 // hidden(real): whether a file is kept from clients (the site configuration).
 async function listDirectory(rootReal, dir, rel, isHead, hidden) {
-  const names = (await fs.readdir(dir.real)).filter((n) => !n.startsWith('.'));
+  const names = (await fs.readdir(dir.real)).filter((n) => !isDotName(n));
   const present = new Set(names);
   const candidates = names
     .filter((n) => !present.has(variantOf(n)))

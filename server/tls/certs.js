@@ -8,7 +8,7 @@ const crypto = require('node:crypto');
 const { ConfigError } = require('../errors');
 const { makeLeaf, LEAF_ORGANIZATION, LEAF_NAMES, DAY_MS } = require('./x509');
 const { loadOrCreateCa } = require('./local-ca');
-const { writeFileAtomic } = require('./write-file-atomic');
+const { writePemPair } = require('./write-file-atomic');
 
 const CERT_FILE = 'localhost-cert.pem';
 const KEY_FILE = 'localhost-key.pem';
@@ -123,8 +123,7 @@ async function loadCertificate({ cert, key, certsDir, caDir }, log) {
   const pair = await makeLeaf(ca);
   try {
     await fs.mkdir(certsDir, { recursive: true });
-    await writeFileAtomic(keyFile, pair.key, 0o600);
-    await writeFileAtomic(certFile, pair.cert);
+    await writePemPair({ certFile, keyFile }, pair);
   } catch (err) {
     throw certsDirError(err);
   }

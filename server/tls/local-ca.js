@@ -9,7 +9,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { ConfigError } = require('../errors');
 const { makeCa, DAY_MS } = require('./x509');
-const { writeFileAtomic } = require('./write-file-atomic');
+const { writePemPair } = require('./write-file-atomic');
 
 const CA_CERT_FILE = 'ca.pem';
 const CA_KEY_FILE = 'ca-key.pem';
@@ -74,9 +74,7 @@ async function loadOrCreateCa(caDir, log) {
   const pair = await makeCa(name);
   try {
     await fs.mkdir(caDir, { recursive: true, mode: 0o700 });
-    // The key first: a cert without its key would block the next start.
-    await writeFileAtomic(keyFile, pair.key, 0o600);
-    await writeFileAtomic(certFile, pair.cert);
+    await writePemPair({ certFile, keyFile }, pair);
   } catch (err) {
     throw dirError(err);
   }

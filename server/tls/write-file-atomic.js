@@ -15,4 +15,13 @@ async function writeFileAtomic(file, content, mode = 0o644) {
   }
 }
 
-module.exports = { writeFileAtomic };
+/**
+ * A certificate and its key as PEM files, the key readable by its owner only. The key goes
+ * first: a certificate without its key would block the next start.
+ */
+async function writePemPair({ certFile, keyFile }, { cert, key }) {
+  await writeFileAtomic(keyFile, key, 0o600);
+  await writeFileAtomic(certFile, cert);
+}
+
+module.exports = { writeFileAtomic, writePemPair };

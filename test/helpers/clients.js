@@ -4,31 +4,21 @@
 
 const https = require('node:https');
 const http2 = require('node:http2');
-const zlib = require('node:zlib');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
-const { promisify } = require('node:util');
 const { createEngines } = require('../../server/compression/codings');
 const { toolSkipReason } = require('./tools');
+const { decodeBody } = require('../../bench/lib/decode-body');
 
 const REQUEST_TIMEOUT_MS = 10_000;
 
 const engines = createEngines();
 
-// Bodies are decoded independently of the server's engines where Node can: br, gzip and
-// deflate with zlib; zstd (zstd-napi) and lzma (lzma-native) through the codings module.
-function decode(coding, body) {
-  switch (coding) {
-    case undefined:
-    case 'identity': return Promise.resolve(body);
-    case 'br': return promisify(zlib.brotliDecompress)(body);
-    case 'gzip': return promisify(zlib.gunzip)(body);
-    case 'deflate': return promisify(zlib.inflate)(body);
-    default: return engines.decompress(coding, body);
-  }
-}
+// Bodies are decoded as the benchmarks decode them (bench/lib/decode-body.js): with the
+// libraries directly, not through the server's engines.
+const decode = decodeBody;
 
 // false when curl is installed, else the reason to skip (fits node:test's { skip }).
 function curlSkipReason() {

@@ -4,7 +4,6 @@
 // removes the root.
 
 const fs = require('node:fs/promises');
-const { readdirSync, readlinkSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { startServer } = require('../../server');
@@ -12,6 +11,7 @@ const { generateSelfSigned } = require('../../server/tls/certs');
 const { spawn } = require('node:child_process');
 const { describe } = require('node:test');
 const { createClients } = require('./clients');
+const { countOpenFds } = require('./poll');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -145,15 +145,7 @@ function spawnCli(args, { env = {}, engine, cwd } = {}) {
 // Spool files (server/files/spool.js) of this process still open: they are unlinked when created, so
 // an open fd is all that is left of one.
 function openSpoolFiles() {
-  let n = 0;
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      if (readlinkSync(`/proc/self/fd/${fd}`).includes('negotiate-spool-')) n++;
-    } catch {
-      // closed between listing and reading
-    }
-  }
-  return n;
+  return countOpenFds((target) => target.includes('negotiate-spool-'));
 }
 
 // The shared read-only material sits next to the repository (../shared in CI).

@@ -2,21 +2,14 @@
 // External tools the tests drive (curl, nghttp, h2load, h2spec): where each is installed, and
 // the skip reason when it is not, so a missing tool skips its tests instead of failing them.
 
-const { execFile, execFileSync } = require('node:child_process');
+const { execFile } = require('node:child_process');
+const { findOnPath } = require('../../bench/lib/find-on-path');
 
 const found = new Map();
 
-// The command's absolute path on PATH, or null.
+// The command's absolute path on PATH, or null (looked up once per test process).
 function commandPath(name) {
-  if (!found.has(name)) {
-    let where = null;
-    try {
-      where = execFileSync('sh', ['-c', 'command -v "$1"', 'sh', name], { encoding: 'utf8' }).trim() || null;
-    } catch {
-      // not on PATH
-    }
-    found.set(name, where);
-  }
+  if (!found.has(name)) found.set(name, findOnPath(name));
   return found.get(name);
 }
 

@@ -2,11 +2,16 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
-const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs/promises');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn, execFile } = require('node:child_process');
+const { promisify } = require('node:util');
 const { Readable, Writable } = require('node:stream');
 const { pipeline } = require('node:stream/promises');
 const { once } = require('node:events');
 const { CODINGS, VARIANT_EXTENSIONS, createEngines } = require('../../server/compression/codings');
+const { commandPath } = require('../helpers/tools');
 
 const engines = createEngines();
 const LEVELS = ['dynamic', 'max'];
@@ -53,13 +58,23 @@ function runTool(cmd, args, input) {
   });
 }
 
-const hasTool = (cmd) => !spawnSync(cmd, ['--version'], { stdio: 'ignore' }).error;
+const hasTool = (cmd) => commandPath(cmd) !== null;
 
-test('exports the interface constants', () => {
-  assert.deepEqual(CODINGS, ['br', 'zstd', 'gzip', 'deflate', 'lzma']);
-  assert.deepEqual(VARIANT_EXTENSIONS, { br: '.br', zstd: '.zst', gzip: '.gz', lzma: '.lzma' });
-  // zstd-napi and lzma-native are regular dependencies, so everything must be available.
-  assert.deepEqual(engines.available, CODINGS);
+// Each coding's own command-line tool, decompressing a file in place: it recognises its own
+// suffix, strips it and writes the original name.
+const SUFFIX_TOOLS = { br: ['brotli', ['-d', '-j']], zstd: ['zstd', ['-d', '-q', '--rm']], gzip: ['gzip', ['-d']], lzma: ['lzma', ['-d']] };
+
+test('each variant\'s suffix is the one its coding\'s own tool reads, and deflate has none', { skip: Object.values(SUFFIX_TOOLS).map(([cmd]) => cmd).filter((cmd) => !hasTool(cmd)).join(', ') || false }, async (t) => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'codings-suffix-'));
+  t.after(() => fs.rm(dir, { recursive: true, force: true }));
+  assert.deepEqual(Object.keys(VARIANT_EXTENSIONS).sort(), CODINGS.filter((c) => c !== 'deflate').sort());
+  for (const [coding, suffix] of Object.entries(VARIANT_EXTENSIONS)) {
+    const [cmd, args] = SUFFIX_TOOLS[coding];
+    const file = path.join(dir, `page-${coding}.html`);
+    await fs.writeFile(file + suffix, await engines.compress(coding, INPUTS.text, { level: 'max' }));
+    await promisify(execFile)(cmd, [...args, file + suffix]);
+    assert.ok((await fs.readFile(file)).equals(INPUTS.text), `${cmd} turned ${path.basename(file + suffix)} into ${path.basename(file)}`);
+  }
 });
 
 for (const coding of CODINGS) {

@@ -11,7 +11,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const zlib = require('node:zlib');
 const { normalizeOptions } = require('../../server/config/options');
-const { createCore, resolveTuning } = require('../../server/decision/create-core');
+const { createCore } = require('../../server/decision/create-core');
 const { settle } = require('../../server/decision/selection');
 
 const KiB = 1024;
@@ -39,7 +39,7 @@ function makeCore(t, tuning = {}) {
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   for (const [name, bytes] of Object.entries(FILES)) fs.writeFileSync(path.join(root, name), bytes);
   fs.mkdirSync(path.join(root, 'dir'));
-  const core = createCore(normalizeOptions({ root, precompress: false }), resolveTuning({ bufferLimit: 64 * KiB, ...tuning }), silent);
+  const core = createCore(normalizeOptions({ root, precompress: false, bufferLimit: 64 * KiB, ...tuning }), silent);
   const lookup = core.store.lookup.bind(core.store);
   core.store.lookup = async (rel) => deepFreeze(await lookup(rel));
   return core;

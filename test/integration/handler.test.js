@@ -16,6 +16,7 @@ const Fastify = require('fastify');
 const { handler, fastifyPlugin } = require('../..');
 const { writeFiles, makeTempDir, compressibleText, testCertificate } = require('../helpers/server');
 const { createClients, decode } = require('../helpers/clients');
+const { waitFor, countOpenFds } = require('../helpers/poll');
 const { plainRequest } = require('../helpers/plain-http');
 
 const FILE = compressibleText(20_000);
@@ -37,17 +38,7 @@ before(async () => {
 after(() => fs.rm(tmp, { recursive: true, force: true }));
 
 // How many of this process's descriptors are open on `file`.
-function descriptorsOn(file) {
-  let n = 0;
-  for (const fd of fsSync.readdirSync('/proc/self/fd')) {
-    try {
-      if (fsSync.readlinkSync(`/proc/self/fd/${fd}`) === file) n++;
-    } catch {
-      // closed between readdir and readlink
-    }
-  }
-  return n;
-}
+const descriptorsOn = (file) => countOpenFds((target) => target === file);
 
 // Bytes this process has read through read(2) and its kind, files and sockets alike.
 function bytesRead() {
@@ -62,8 +53,7 @@ async function abortMidBody(request) {
   const before = bytesRead();
   const openWhileSending = await new Promise((resolve) => request('/big.bin', () => resolve(descriptorsOn(file))));
   assert.equal(openWhileSending, 1);
-  for (let i = 0; i < 100 && descriptorsOn(file) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.equal(descriptorsOn(file), 0);
+  await waitFor(() => descriptorsOn(file) === 0, { what: () => `the file's ${descriptorsOn(file)} descriptors to close` });
   const read = bytesRead() - before;
   assert.ok(read < BIG_BYTES / 4, `read ${read} bytes of a ${BIG_BYTES}-byte file for an aborted response`);
 }

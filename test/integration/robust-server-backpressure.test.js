@@ -14,6 +14,7 @@ const vm = require('node:vm');
 const zlib = require('node:zlib');
 const { forEachEngine, startTestServer, compressibleText, openSpoolFiles } = require('../helpers/server');
 const { stalledStreams } = require('../helpers/clients');
+const { waitFor } = require('../helpers/poll');
 
 const MiB = 1024 * 1024;
 const KiB = 1024;
@@ -37,10 +38,7 @@ function closeSessions(sessions) {
   return Promise.all(sessions.map((s) => new Promise((resolve) => { s.once('close', resolve); s.destroy(); })));
 }
 
-async function settle(condition, ms = 10_000) {
-  const deadline = performance.now() + ms;
-  while (!condition() && performance.now() < deadline) await sleep(50);
-}
+const settle = (condition) => waitFor(condition, { timeoutMs: 10_000, intervalMs: 50, what: String(condition) });
 
 // How each engine resets a stream that hit sendTimeout: the native engine says CANCEL; Node
 // holds a RST_STREAM CANCEL back behind the stream's unsent data, so http2.js destroys the

@@ -8,7 +8,7 @@ const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const tls = require('node:tls');
-const { forEachEngine, startTestServer } = require('../helpers/server');
+const { forEachEngine, startTestServer, compressibleText } = require('../helpers/server');
 const { PREFACE, settings } = require('../helpers/h2-frames');
 const { stalledStreams } = require('../helpers/clients');
 
@@ -19,11 +19,23 @@ const MiB = 1024 * 1024;
 const TIMEOUTS = { headersTimeout: 1_000, connectionsCheckingInterval: 250, http2IdleTimeout: 1_000 };
 const SLOWLORIS_BOUND_MS = Math.max(TIMEOUTS.headersTimeout + TIMEOUTS.connectionsCheckingInterval, TIMEOUTS.http2IdleTimeout) + 5_000;
 
+// The stalled streams: each reads at most one window of its body.
+const WINDOW = 16 * 1024;
+const STREAMS = 100;
+
 forEachEngine((engine) => {
   let t;
 
   before(async () => {
-    t = await startTestServer({ engine, files: { 'big.bin': crypto.randomBytes(32 * MiB), 'small.txt': 'ok\n' }, timeouts: TIMEOUTS });
+    // big.txt is over bufferLimit, so each gzip stream compresses it on the fly into its own
+    // spool; a slot for each lets every one of them be compressed.
+    t = await startTestServer({
+      engine,
+      files: { 'big.bin': crypto.randomBytes(32 * MiB), 'big.txt': compressibleText(4 * MiB), 'small.txt': 'ok\n' },
+      timeouts: TIMEOUTS,
+      bufferLimit: MiB,
+      maxConcurrentCompressions: STREAMS,
+    });
   });
 
   after(() => t.close());
@@ -69,8 +81,6 @@ forEachEngine((engine) => {
 
   // A session whose streams get a small window and never read: the server can send each
   // stream only WINDOW bytes and must hold the rest back without buffering it.
-  const WINDOW = 16 * 1024;
-  const STREAMS = 100;
 
   function stall(path, headers = {}) {
     return stalledStreams({ origin: t.origin, ca: t.server.certificate, path, count: STREAMS, headers, initialWindowSize: WINDOW });
@@ -81,15 +91,18 @@ forEachEngine((engine) => {
     return { rss: now.rss - before.rss, arrayBuffers: now.arrayBuffers - before.arrayBuffers };
   }
 
-  test(`${STREAMS} HTTP/2 streams of a 32 MiB file that never read keep the server's memory bounded`, async (tc) => {
+  test(`${STREAMS} HTTP/2 streams of a 32 MiB file and ${STREAMS} of a 4 MiB text compressed on the fly that never read keep the server's memory bounded`, async (tc) => {
     const before = process.memoryUsage();
-    const stalled = [stall('/big.bin'), stall('/big.bin', { 'accept-encoding': 'gzip' })];
-    for (const { responses } of stalled) await Promise.all(responses);
+    const stalled = [stall('/big.bin'), stall('/big.txt', { 'accept-encoding': 'gzip' })];
+    const [identity, gzip] = await Promise.all(stalled.map(({ responses }) => Promise.all(responses)));
+    assert.deepEqual(new Set(identity.map((h) => `${h[':status']} ${h['content-encoding']}`)), new Set(['200 undefined']));
+    assert.deepEqual(new Set(gzip.map((h) => `${h[':status']} ${h['content-encoding']}`)), new Set(['200 gzip']));
     // Let the server push whatever it would buffer.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const grew = growth(before);
     tc.diagnostic(`RSS +${(grew.rss / MiB).toFixed(1)} MiB, arrayBuffers +${(grew.arrayBuffers / MiB).toFixed(1)} MiB`);
-    // Buffering the bodies would take 2 x 100 x 32 MiB; backpressure keeps a few file reads per stream.
+    // Buffering the bodies would take 100 x (32 MiB + 4 MiB); backpressure keeps a few file reads
+    // per stream, and the compressors write into their spools (256 KiB in memory each, then disk).
     assert.ok(grew.rss < 256 * MiB, `RSS grew ${(grew.rss / MiB).toFixed(1)} MiB`);
     assert.ok(grew.arrayBuffers < 128 * MiB, `arrayBuffers grew ${(grew.arrayBuffers / MiB).toFixed(1)} MiB`);
     assert.equal((await t.h1('/small.txt')).status, 200);

@@ -17,6 +17,7 @@ const { execFile } = require('node:child_process');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { forEachEngine, spawnCli, makeTempDir, testCertificate, REPO_ROOT } = require('../helpers/server');
 const { createClients } = require('../helpers/clients');
+const { waitFor } = require('../helpers/poll');
 
 // The local CA every server in this file signs its certificate with: a temporary --ca-dir
 // (through the environment twin, which the spawned CLIs inherit), never the user's own.
@@ -224,14 +225,6 @@ test('start-up errors: exactly one line naming the flag or variable, exit 2', as
   }
 });
 
-// Polls until `check` resolves true, or fails after timeoutMs.
-async function waitFor(check, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 const exists = (file) => fs.access(file).then(() => true, () => false);
 
@@ -260,12 +253,12 @@ test('start-up precompresses the root in the background, after listening; --no-p
   t.after(() => srv.stop('SIGKILL'));
   const ca = await readCa();
   const clients = createClients({ port: srv.port, ca });
-  await waitFor(() => exists(path.join(root, '.negotiate-precompress.json')), 20_000, 'the precompress manifest');
+  await waitFor(() => exists(path.join(root, '.negotiate-precompress.json')), { timeoutMs: 20_000, intervalMs: 100, what: 'the precompress manifest' });
   for (const ext of ['.br', '.zst', '.gz', '.lzma']) assert.equal(await exists(path.join(root, 'page.html' + ext)), true, ext);
   const res = await clients.h2('/page.html', { headers: { 'accept-encoding': 'br' } });
   assert.equal(res.headers['content-encoding'], 'br');
   assert.deepEqual(res.body, await fs.readFile(path.join(root, 'page.html.br')), 'the variant is served as written');
-  await waitFor(() => /^br +1 +0 +0 +0 /m.test(srv.output()), 5_000, 'the summary');
+  await waitFor(() => /^br +1 +0 +0 +0 /m.test(srv.output()), { timeoutMs: 5_000, intervalMs: 100, what: 'the summary' });
   const out = srv.output();
   assert.ok(out.indexOf('listening on') < out.indexOf('precompressing'), 'listens first');
   assert.ok(out.indexOf('precompressing') < out.indexOf('coding  written'), out);
@@ -291,28 +284,28 @@ test('--watch: new and changed files get fresh variants, deleted ones lose the t
   t.after(() => srv.stop('SIGKILL'));
   const ca = await readCa();
   const clients = createClients({ port: srv.port, ca });
-  await waitFor(() => exists(path.join(root, 'own.txt.lzma')), 20_000, 'the start-up run');
+  await waitFor(() => exists(path.join(root, 'own.txt.lzma')), { timeoutMs: 20_000, intervalMs: 100, what: 'the start-up run' });
   const zlib = require('node:zlib');
   const brOf = async (file) => zlib.brotliDecompressSync(await fs.readFile(file)).toString();
 
   const page = path.join(root, 'sub', 'new.html');
   await fs.mkdir(path.dirname(page));
   await fs.writeFile(page, text('first'));
-  await waitFor(async () => await exists(page + '.br') && await brOf(page + '.br') === text('first'), 10_000, 'the new file\'s .br');
+  await waitFor(async () => await exists(page + '.br') && await brOf(page + '.br') === text('first'), { timeoutMs: 10_000, intervalMs: 100, what: 'the new file\'s .br' });
   const res = await clients.h2('/sub/new.html', { headers: { 'accept-encoding': 'br' } });
   assert.equal(res.headers['content-encoding'], 'br');
   assert.deepEqual(res.body, await fs.readFile(page + '.br'), 'the variant is served');
 
   await fs.writeFile(page, text('second'));
-  await waitFor(async () => await brOf(page + '.br').catch(() => '') === text('second'), 10_000, 'the changed file\'s .br');
+  await waitFor(async () => await brOf(page + '.br').catch(() => '') === text('second'), { timeoutMs: 10_000, intervalMs: 100, what: 'the changed file\'s .br' });
 
   // Each variant is removed in turn: wait for the last one.
   const allGone = (base, exts) => async () => (await Promise.all(exts.map((ext) => exists(base + ext)))).every((e) => !e);
   await fs.rm(page);
-  await waitFor(allGone(page, ['.br', '.gz', '.zst', '.lzma']), 10_000, 'the deleted file\'s variants to go');
+  await waitFor(allGone(page, ['.br', '.gz', '.zst', '.lzma']), { timeoutMs: 10_000, intervalMs: 100, what: 'the deleted file\'s variants to go' });
 
   await fs.rm(path.join(root, 'own.txt'));
-  await waitFor(allGone(path.join(root, 'own.txt'), ['.br', '.zst', '.lzma']), 10_000, 'own.txt\'s variants to go');
+  await waitFor(allGone(path.join(root, 'own.txt'), ['.br', '.zst', '.lzma']), { timeoutMs: 10_000, intervalMs: 100, what: 'own.txt\'s variants to go' });
   assert.deepEqual(await fs.readFile(path.join(root, 'own.txt.gz')), usersGzip, 'the user\'s file stays');
   assert.deepEqual(await srv.stop(), { code: 0, signal: null });
   assert.match(srv.output(), /watching .* for changes \(--watch\)/);

@@ -8,9 +8,9 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { setTimeout: sleep } = require('node:timers/promises');
 const { forEachEngine, startTestServer, compressibleText } = require('../helpers/server');
 const { decode, engines } = require('../helpers/clients');
+const { waitFor } = require('../helpers/poll');
 
 const PAGE = compressibleText(6000, 'page');
 const OLD = new Date(Date.now() - 3600_000);
@@ -30,12 +30,6 @@ async function variantsOf(text) {
   return out;
 }
 
-async function waitFor(predicate, what, limitMs = 5000) {
-  for (const start = Date.now(); !predicate();) {
-    if (Date.now() - start > limitMs) throw new Error(`gave up waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 forEachEngine((engine) => {
   test('precompressed variants', async (t) => {
@@ -154,7 +148,7 @@ forEachEngine((engine) => {
     });
     t.after(() => srv.close());
     const slow = srv.h2('/big.txt', { headers: { 'accept-encoding': 'lzma' } });
-    await waitFor(() => srv.stats.compressCache.inflight === 1, 'the lzma compression to start');
+    await waitFor(() => srv.stats.compressCache.inflight === 1, { what: 'the lzma compression to start', intervalMs: 5 });
     const res = await srv.h2('/small.js', { headers: { 'accept-encoding': 'gzip, br;q=0.5' } });
     const plain = await srv.h2('/plain.js', { headers: { 'accept-encoding': 'gzip' } });
     const busy = srv.stats.compressCache.inflight;

@@ -9,6 +9,7 @@ const fs = require('node:fs/promises');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { forEachEngine, startTestServer, makeTempDir, writeFiles, compressibleText } = require('../helpers/server');
+const { waitFor } = require('../helpers/poll');
 
 const JS = compressibleText(4000, 'js');
 const NOT_FOUND_PAGE = `<!DOCTYPE html><title>Not found</title>${compressibleText(3000, 'missing')}`;
@@ -188,7 +189,7 @@ forEachEngine((engine) => {
       t.after(() => srv.close());
       await srv.h1('/plain.txt', { headers: client });
       await srv.h2('/plain.txt', { headers: client });
-      for (let i = 0; i < 50 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      await waitFor(() => lines.length >= 2, { what: 'two access-log lines' });
       assert.equal(lines.length, 2, format);
       if (format !== 'json') {
         lines.forEach((line, i) => assert.match(line, expected[format][i], `${format} ${line}`));

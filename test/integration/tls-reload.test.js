@@ -14,6 +14,7 @@ const { startServer } = require('../../server');
 const { Logger } = require('../../server/log/logger');
 const { generateSelfSigned } = require('../../server/tls/certs');
 const { forEachEngine, makeTempDir, spawnCli } = require('../helpers/server');
+const { waitFor } = require('../helpers/poll');
 
 // Longer than the reload debounce plus a file-event delivery on a loaded machine.
 const SETTLE_MS = 1500;
@@ -46,19 +47,13 @@ function presented(port) {
 }
 
 async function waitForPresented(port, expected) {
-  const deadline = Date.now() + WAIT_MS;
   let seen;
-  while (Date.now() < deadline) {
-    seen = await presented(port);
-    if (seen === expected) return;
-    await sleep(100);
-  }
-  assert.equal(seen, expected, 'new handshakes never saw the new certificate');
+  await waitFor(async () => (seen = await presented(port)) === expected,
+    { timeoutMs: WAIT_MS, intervalMs: 100, what: () => `new handshakes to see the new certificate (saw ${seen})` });
 }
 
-async function waitForOutput(srv, pattern) {
-  const deadline = Date.now() + WAIT_MS;
-  while (!pattern.test(srv.output()) && Date.now() < deadline) await sleep(50);
+function waitForOutput(srv, pattern) {
+  return waitFor(() => pattern.test(srv.output()), { timeoutMs: WAIT_MS, intervalMs: 50, what: `${pattern} in the output` });
 }
 
 function get(session, target) {

@@ -10,7 +10,7 @@ const path = require('node:path');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const { makeTempDir, REPO_ROOT } = require('../helpers/server');
-const { certutilSkipReason } = require('../helpers/certutil');
+const { toolSkipReason } = require('../helpers/tools');
 
 const execFileAsync = promisify(execFile);
 
@@ -33,7 +33,7 @@ async function trustOf(dir, name) {
 }
 
 test('trust installs the local CA in Chromium\'s and Firefox\'s NSS databases; untrust removes it', async (t) => {
-  const skip = certutilSkipReason();
+  const skip = toolSkipReason('certutil', 'libnss3-tools');
   if (skip) {
     t.skip(skip);
     return;

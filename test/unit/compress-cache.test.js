@@ -2,7 +2,8 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const zlib = require('node:zlib');
-const { CompressCache } = require('../../server/compression/compress-cache');
+const { CompressCache: Cache } = require('../../server/compression/compress-cache');
+const { CompressionBudget } = require('../../server/compression/compression-budget');
 const { createEngines } = require('../../server/compression/codings');
 
 /**
@@ -27,6 +28,13 @@ function spyEngines() {
   };
 }
 
+const MiB = 1024 * 1024;
+
+/** A cache with its own budget of `slots` per pool (default 4) and maxBytes 64 MiB unless set. */
+function newCache({ slots = 4, maxBytes = 64 * MiB, ...rest }) {
+  return new Cache({ budget: new CompressionBudget({ libuv: slots, zstd: slots }), maxBytes, ...rest });
+}
+
 const source = (text = 'identity body') => async () => Buffer.from(text);
 
 /** Lets pending promise callbacks (loadSource, engine call) run. */
@@ -42,7 +50,7 @@ async function put(cache, engines, key, size) {
 
 test('evicts least recently used entries until total bytes fit', async () => {
   const engines = spyEngines();
-  const cache = new CompressCache({ engines, maxBytes: 100, maxEntryBytes: 100 });
+  const cache = newCache({ engines, maxBytes: 100, maxEntryBytes: 100 });
   await put(cache, engines, 'a', 40);
   await put(cache, engines, 'b', 40);
   assert.equal(cache.stats.bytes, 80);
@@ -61,7 +69,7 @@ test('evicts least recently used entries until total bytes fit', async () => {
 
 test('concurrent requests for one key share a single compression', async () => {
   const engines = spyEngines();
-  const cache = new CompressCache({ engines, maxConcurrent: 1 });
+  const cache = newCache({ engines, slots: 1 });
   let loads = 0;
   const load = async () => {
     loads++;
@@ -80,9 +88,9 @@ test('concurrent requests for one key share a single compression', async () => {
   assert.deepEqual(cache.stats, { hits: 1, misses: 10, compressions: 1, inflight: 0, rejected: 0, entries: 1, bytes: 7 });
 });
 
-test('returns null instead of queueing when maxConcurrent compressions run', async () => {
+test('returns null instead of queueing when the budget has no slot, and frees its slot when done', async () => {
   const engines = spyEngines();
-  const cache = new CompressCache({ engines, maxConcurrent: 2 });
+  const cache = newCache({ engines, slots: 2 });
   const first = cache.getOrCompress('a', 'gzip', source());
   const second = cache.getOrCompress('b', 'gzip', source());
   assert.equal(await cache.getOrCompress('c', 'gzip', source()), null);
@@ -101,7 +109,7 @@ test('returns null instead of queueing when maxConcurrent compressions run', asy
 
 test('a failed compression rejects every waiter and is not cached', async () => {
   const engines = spyEngines();
-  const cache = new CompressCache({ engines });
+  const cache = newCache({ engines });
   const waiters = [1, 2, 3].map(() => cache.getOrCompress('k', 'gzip', source()));
   await settle();
   const boom = Object.assign(new Error('engine exploded'), { code: 'ERR_TEST' });
@@ -117,7 +125,7 @@ test('a failed compression rejects every waiter and is not cached', async () => 
 
 test('a failing loadSource rejects and frees its slot, even when it throws synchronously', async () => {
   const engines = spyEngines();
-  const cache = new CompressCache({ engines, maxConcurrent: 1 });
+  const cache = newCache({ engines, slots: 1 });
   const thrower = () => {
     throw Object.assign(new Error('gone'), { code: 'ENOENT' });
   };
@@ -134,24 +142,25 @@ test('a failing loadSource rejects and frees its slot, even when it throws synch
 
 test('outputs larger than maxEntryBytes are returned but not stored', async () => {
   const engines = spyEngines();
-  const cache = new CompressCache({ engines, maxBytes: 1000, maxEntryBytes: 10 });
+  const cache = newCache({ engines, maxBytes: 1000, maxEntryBytes: 10 });
   assert.equal((await put(cache, engines, 'big', 11)).length, 11);
   assert.equal(cache.get('big'), undefined);
   assert.equal((await put(cache, engines, 'small', 10)).length, 10);
   assert.deepEqual({ entries: cache.stats.entries, bytes: cache.stats.bytes, compressions: cache.stats.compressions }, { entries: 1, bytes: 10, compressions: 2 });
 });
 
-test('defaults: maxConcurrent at least 1, maxEntryBytes an eighth of maxBytes', () => {
-  const cache = new CompressCache({ engines: spyEngines(), maxConcurrent: 0 });
-  assert.equal(cache.maxConcurrent, 1);
-  assert.equal(cache.maxBytes, 64 * 1024 * 1024);
-  assert.equal(cache.maxEntryBytes, 8 * 1024 * 1024);
-  assert.throws(() => new CompressCache({}), { code: 'ERR_INVALID_ARG_VALUE' });
+test('defaults: maxEntryBytes an eighth of maxBytes; engines, budget and maxBytes are required', () => {
+  const cache = newCache({ engines: spyEngines(), maxBytes: 64 * MiB });
+  assert.equal(cache.maxEntryBytes, 8 * MiB);
+  const budget = new CompressionBudget({ libuv: 1, zstd: 1 });
+  for (const options of [{}, { budget, maxBytes: 1 }, { engines: spyEngines(), maxBytes: 1 }, { engines: spyEngines(), budget }]) {
+    assert.throws(() => new Cache(options), { code: 'ERR_INVALID_ARG_VALUE' });
+  }
 });
 
 test('with real engines, cached bodies decode to the source', async () => {
   const engines = createEngines();
-  const cache = new CompressCache({ engines });
+  const cache = newCache({ engines });
   const body = Buffer.from('<p>hello negotiated world</p>\n'.repeat(200));
   for (const coding of ['gzip', 'br', 'zstd']) {
     const compressed = await cache.getOrCompress(`/index.html:${coding}`, coding, async () => body);

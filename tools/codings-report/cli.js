@@ -11,10 +11,11 @@
 const fs = require('node:fs/promises');
 const os = require('node:os');
 const path = require('node:path');
-const { parseDirArgs } = require('../../server/config/tool-args');
+const { parseToolArgs, usageText } = require('../../server/config/tool-args');
+const { SHARED } = require('../../server/config/schema');
+const { formatLevels, positiveNumber, nonEmptyString } = require('../../server/config/parsers');
 const { execFile } = require('node:child_process');
-const { CODINGS, LEVEL_RANGES, createEngines } = require('../../server/compression/codings');
-const { formatLevels } = require('../../server/config/options');
+const { LEVEL_RANGES, createEngines } = require('../../server/compression/codings');
 const { formatBytes } = require('../precompress/report');
 const { sampleFiles } = require('./sample');
 const { recommend, parseMix, mixBytes } = require('./recommend');
@@ -33,48 +34,27 @@ const DEFAULT_MIN_MBPS = 20;
 // Safari "gzip, deflate, br"; crawlers and tools often only gzip or nothing. Change with --mix.
 const DEFAULT_MIX = 'gzip, deflate, br, zstd:70|gzip, deflate, br:22|gzip, deflate:6|:2';
 
-const USAGE = `usage: negotiate-h2 codings [dir] [--quick] [--sample-bytes N] [--min-speed MBPS] [--mix "AE:weight|..."] [--out DIR]
-  dir            the site's files (default: the current directory)
-  --quick        fewer levels and a ${formatBytes(SAMPLE_BYTES.quick)} sample (default sample ${formatBytes(SAMPLE_BYTES.full)})
-  --sample-bytes measure at most this many bytes of files
-  --min-speed    on-the-fly picks compress at least this many MB/s per core (default ${DEFAULT_MIN_MBPS})
-  --mix          browser population by Accept-Encoding (default, assumed: "${DEFAULT_MIX}")
-  --out          where to write report.md, ratio.svg and speed.svg (default: a new temporary directory)
-`;
+const ARGS = [
+  { ...SHARED.dir, key: 'dir', help: 'the site\'s files' },
+  { flag: 'quick', key: 'quick', bool: true, def: false, help: `fewer levels and a ${formatBytes(SAMPLE_BYTES.quick)} sample (default sample ${formatBytes(SAMPLE_BYTES.full)})` },
+  { flag: 'sample-bytes', key: 'sampleBytes', arg: 'N', parse: positiveNumber, help: 'measure at most this many bytes of files' },
+  { flag: 'min-speed', key: 'minMBps', arg: 'MBPS', def: DEFAULT_MIN_MBPS, parse: positiveNumber, help: 'on-the-fly picks compress at least this many MB/s per core' },
+  { flag: 'mix', key: 'mix', arg: 'AE:weight|...', def: DEFAULT_MIX, parse: parseMix, help: 'browser population by Accept-Encoding (the default is assumed)' },
+  { flag: 'out', key: 'out', arg: 'DIR', parse: nonEmptyString, help: 'where to write report.md, ratio.svg and speed.svg (default: a new temporary directory)' },
+];
+const USAGE = usageText('negotiate-h2 codings', ARGS);
 
 function usageError(message) {
   return Object.assign(new Error(message), { code: 'ERR_CODINGS_USAGE' });
 }
 
 function parseCommandLine(argv) {
-  const { values, dir } = parseDirArgs(argv, {
-    quick: { type: 'boolean', default: false },
-    'sample-bytes': { type: 'string' },
-    'min-speed': { type: 'string' },
-    mix: { type: 'string', default: DEFAULT_MIX },
-    out: { type: 'string' },
-  }, usageError);
-  const positive = (flag, text, fallback) => {
-    if (text === undefined) return fallback;
-    const n = Number(text);
-    if (!(n > 0)) throw usageError(`--${flag}: expected a positive number, got "${text}"`);
-    return n;
-  };
-  let mix;
-  try {
-    mix = parseMix(values.mix);
-  } catch (err) {
-    throw usageError(`--mix: ${err.message}`);
-  }
+  const { values, given } = parseToolArgs(argv, ARGS, usageError);
   return {
-    dir: path.resolve(dir ?? '.'),
-    quick: values.quick,
-    sampleBytes: positive('sample-bytes', values['sample-bytes'], values.quick ? SAMPLE_BYTES.quick : SAMPLE_BYTES.full),
-    minMBps: positive('min-speed', values['min-speed'], DEFAULT_MIN_MBPS),
-    mix,
-    mixText: values.mix,
-    out: values.out,
-    help: values.help,
+    ...values,
+    dir: path.resolve(values.dir),
+    sampleBytes: values.sampleBytes ?? (values.quick ? SAMPLE_BYTES.quick : SAMPLE_BYTES.full),
+    mixAssumed: !given.has('mix'),
   };
 }
 
@@ -185,7 +165,7 @@ async function main(argv) {
   const download = (levelOf) => mixBytes(options.mix, rows, codings, levelOf, sample.bytes);
   const head = `${sample.files.length} of ${sample.ofFiles} compressible files (${formatBytes(sample.bytes)} of ${formatBytes(sample.ofBytes)}) in ${options.dir}`;
   const mixLines = [
-    `Browser mix${options.mixText === DEFAULT_MIX ? ' (assumed; --mix to change)' : ''}: ${options.mix.map((m) => `${m.acceptEncoding === '' ? 'no Accept-Encoding' : `"${m.acceptEncoding}"`} ${(100 * m.share).toFixed(0)}%`).join(', ')}`,
+    `Browser mix${options.mixAssumed ? ' (assumed; --mix to change)' : ''}: ${options.mix.map((m) => `${m.acceptEncoding === '' ? 'no Accept-Encoding' : `"${m.acceptEncoding}"`} ${(100 * m.share).toFixed(0)}%`).join(', ')}`,
     `Downloaded per copy of the sample: ${formatBytes(sample.bytes)} uncompressed, ` +
       `${formatBytes(download((c) => picks[c].precompress ?? picks[c].dynamic))} with the precompress picks (deflate on the fly), ` +
       `${formatBytes(download((c) => picks[c].dynamic))} with the on-the-fly picks`,

@@ -15,16 +15,14 @@ const fs = require('node:fs/promises');
 const { constants: fsConstants } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { parseDirArgs } = require('../../server/config/tool-args');
-const { VARIANT_EXTENSIONS, createEngines, parseLevels } = require('../../server/compression/codings');
+const { parseToolArgs, usageText } = require('../../server/config/tool-args');
+const { PRECOMPRESS, defaultOf } = require('../../server/config/schema');
+const { VARIANT_EXTENSIONS, createEngines } = require('../../server/compression/codings');
 const { listSourceFiles, listNamedFiles, isCompressibleName } = require('./walk');
 const { lstatVariant, writeVariant, removeVariant } = require('./variant');
 const { Manifest } = require('./manifest');
 const { formatSummary, createProgressLine } = require('./report');
-const { MIN_COMPRESS_BYTES, savesBytes } = require('../../server/compression/compressibility');
-
-const DEFAULT_DIR = path.join(__dirname, '..', '..', 'static');
-const DEFAULT_CODINGS = ['br', 'gzip', 'zstd', 'lzma'];
+const { savesBytes } = require('../../server/compression/compressibility');
 
 /**
  * @typedef {object} CodingSummary
@@ -143,11 +141,11 @@ async function removeOwnedVariants(source, manifest) {
  * @param {object} [options]
  * @param {import('./codings').Engines} [options.engines] defaults to createEngines().
  * @param {(line: string) => void} [options.log] told about each file that failed.
- * @param {string[]} [options.codings=['br','gzip','zstd','lzma']]
+ * @param {string[]} [options.codings] defaults to every coding with a variant (server/config/schema.js)
  * @param {boolean} [options.force=false] rewrite fresh variants too, and replace or delete variants
  *   the tool did not write.
  * @param {number} [options.concurrency=os.availableParallelism()] files compressed at once (their codings run together).
- * @param {number} [options.minBytes=1024] smaller files get no variants.
+ * @param {number} [options.minBytes] smaller files get no variants; default: the server's minCompressBytes.
  * @param {(progress: { done: number, total: number, file: string }) => void} [options.onProgress] after each file.
  * @param {AbortSignal} [options.signal] stops starting files; those in progress finish and are recorded.
  * @param {string[]} [options.only] names relative to dir (a watcher's): only these files (or the files
@@ -158,10 +156,10 @@ async function removeOwnedVariants(source, manifest) {
 async function precompressDir(dir, {
   engines = createEngines(),
   log = () => {},
-  codings = DEFAULT_CODINGS,
+  codings = defaultOf('codings', PRECOMPRESS),
   force = false,
   concurrency = os.availableParallelism(),
-  minBytes = MIN_COMPRESS_BYTES,
+  minBytes = defaultOf('minBytes', PRECOMPRESS),
   onProgress = () => {},
   signal,
   only,
@@ -265,32 +263,11 @@ async function precompressDir(dir, {
   }
 }
 
-const USAGE = 'usage: node tools/precompress [dir] [--quiet] [--codings br,gzip,zstd,lzma] [--levels br=11,zstd=19,...] [--only NAME]... [--force]';
+const USAGE = usageText('node tools/precompress', PRECOMPRESS);
 
 /** Parses argv; throws ERR_PRECOMPRESS_USAGE on anything unexpected. */
 function parseCommandLine(argv) {
-  const { values, dir } = parseDirArgs(argv, {
-    quiet: { type: 'boolean', default: false },
-    force: { type: 'boolean', default: false },
-    codings: { type: 'string' },
-    levels: { type: 'string' },
-    only: { type: 'string', multiple: true },
-  }, usageError);
-  let levels;
-  try {
-    levels = values.levels === undefined ? {} : parseLevels(values.levels, Object.keys(VARIANT_EXTENSIONS));
-  } catch (err) {
-    throw usageError(`--levels: ${err.message}`);
-  }
-  return {
-    levels,
-    only: values.only,
-    dir: dir ?? DEFAULT_DIR,
-    quiet: values.quiet,
-    force: values.force,
-    help: values.help,
-    codings: values.codings === undefined ? DEFAULT_CODINGS : values.codings.split(',').map((c) => c.trim()).filter(Boolean),
-  };
+  return parseToolArgs(argv, PRECOMPRESS, usageError).values;
 }
 
 async function main(argv) {
@@ -298,11 +275,11 @@ async function main(argv) {
   try {
     options = parseCommandLine(argv);
   } catch (err) {
-    process.stderr.write(`precompress: ${err.message}\n${USAGE}\n`);
+    process.stderr.write(`precompress: ${err.message}\n${USAGE}`);
     return 2;
   }
   if (options.help) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(USAGE);
     return 0;
   }
   const progress = !options.quiet && process.stderr.isTTY ? createProgressLine(process.stderr) : null;
@@ -322,7 +299,7 @@ async function main(argv) {
     });
   } catch (err) {
     if (err.code !== 'ERR_PRECOMPRESS_USAGE') throw err;
-    process.stderr.write(`precompress: ${err.message}\n${USAGE}\n`);
+    process.stderr.write(`precompress: ${err.message}\n${USAGE}`);
     return 2;
   } finally {
     progress?.clear();
@@ -344,4 +321,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { precompressDir, DEFAULT_CODINGS };
+module.exports = { precompressDir };

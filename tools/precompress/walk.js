@@ -7,6 +7,7 @@ const fs = require('node:fs/promises');
 const path = require('node:path');
 const { typeOfName, isVariantName, whyNotCompressible } = require('../../server/compression/compressibility');
 const { CONFIG_NAME } = require('../../server/site/config-file');
+const { isDotName, hasDotSegment } = require('../../server/files/resolve-path');
 
 /** Whether the file (by its name) is worth compressing, by the rule the server applies. */
 function isCompressibleName(name) {
@@ -38,7 +39,7 @@ async function listSourceFiles(dir) {
   async function visit(current) {
     const entries = await fs.readdir(current, { withFileTypes: true });
     for (const entry of entries) {
-      if (entry.name.startsWith('.') || entry.name === CONFIG_NAME) continue;
+      if (isDotName(entry.name) || entry.name === CONFIG_NAME) continue;
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) {
         await visit(full).catch((err) => skipped.push({ file: full, reason: `unreadable directory (${err.code || err.message})` }));
@@ -69,7 +70,7 @@ async function listNamedFiles(dir, names) {
   for (const name of new Set(names)) {
     const full = path.resolve(root, name);
     const rel = path.relative(root, full);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel) || rel.split(path.sep).some((part) => part.startsWith('.')) ||
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel) || hasDotSegment(rel) ||
         isVariantName(path.basename(full)) || path.basename(full) === CONFIG_NAME) continue;
     let stat;
     try {

@@ -51,13 +51,11 @@ function fieldsOf(d) {
   return d.h2 || { ':status': d.status, ...d.headers };
 }
 
-const MODES = ['cached', 'encoder'];
-
 class ResponseHeaders {
   #encoder = null;
   #pendingUpdate = null;
 
-  // mode: one of MODES.
+  // mode: 'cached' or 'encoder' (the responseHeaders setting, server/config/schema.js).
   constructor(mode) {
     if (mode === 'encoder') this.#encoder = new Encoder({ tableSize: DEFAULT_TABLE_SIZE });
   }
@@ -92,4 +90,4 @@ class ResponseHeaders {
   }
 }
 
-module.exports = { ResponseHeaders, MODES };
+module.exports = { ResponseHeaders };

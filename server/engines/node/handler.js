@@ -9,14 +9,14 @@
 
 const { normalizeOptions } = require('../../config/options');
 const { Logger } = require('../../log/logger');
-const { createCore, resolveTuning } = require('../../decision/create-core');
+const { createCore } = require('../../decision/create-core');
 const { sendResponse } = require('./send-response');
 
 // One core per call: the file and compression caches are shared by every request it serves.
 function createResponder(input) {
   const options = normalizeOptions(input);
-  const log = input.logger || new Logger({ level: options.logLevel });
-  const core = createCore(options, resolveTuning(input), log);
+  const log = options.logger || new Logger({ level: options.logLevel });
+  const core = createCore(options, log);
   return {
     log,
     decide: (req, target) => core.decide(req.method, target, req.headers),
@@ -64,7 +64,10 @@ function handler(options = {}) {
 
 // Encapsulated (no skip-override) so that register's prefix applies to its route.
 async function fastifyPlugin(fastify, options) {
-  const responder = createResponder(options);
+  // register() hands the plugin its options with fastify's own `prefix` (fastify.prefix has it).
+  const settings = { ...options };
+  delete settings.prefix;
+  const responder = createResponder(settings);
   const prefix = fastify.prefix;
   fastify.route({
     method: ['GET', 'HEAD'],

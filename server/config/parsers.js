@@ -1,0 +1,117 @@
+'use strict';
+// Value parsers of the configuration schema (schema.js). Each takes what a user wrote (a CLI
+// or environment string, or a value from startServer()/negotiate.config.json) and returns the
+// value the server uses, or throws an Error saying what was expected; the caller prefixes the
+// name the user wrote it under (flag, variable, key).
+
+const net = require('node:net');
+const { CODINGS, parseLevels, defaultLevel } = require('../compression/codings');
+const { parseHost } = require('../engines/host-header');
+const { parseRequestPath } = require('../files/resolve-path');
+
+function intIn(min, max) {
+  return (value) => {
+    const s = String(value).trim();
+    const n = Number(s);
+    if (s === '' || !Number.isInteger(n) || n < min || n > max) {
+      throw new Error(`expected an integer from ${min} to ${max}, got "${value}"`);
+    }
+    return n;
+  };
+}
+
+const port = intIn(0, 65535);
+
+// A DNS name or IP address (IPv6 with or without brackets), no port; kept in the form Host
+// headers are compared in.
+function hostName(value) {
+  const host = parseHost(net.isIPv6(String(value)) ? `[${value}]` : String(value));
+  if (host === null || host.name === '' || host.port !== '' || String(value).endsWith(':')) {
+    throw new Error(`expected a host name or IP address without a port, got "${value}"`);
+  }
+  return host.name;
+}
+
+function oneOf(allowed) {
+  return (value) => {
+    if (!allowed.includes(value)) throw new Error(`expected one of ${allowed.join(', ')}, got "${value}"`);
+    return value;
+  };
+}
+
+// A canonical path (as requests are matched after normalisation) or false for "off". The
+// endpoint hides a file of the same name, hence a way to move it or switch it off.
+function endpointPath(value) {
+  if (value === false || value === 'off') return false;
+  let rel = null;
+  try {
+    if (typeof value === 'string' && !value.includes('?')) rel = parseRequestPath(value).rel;
+  } catch {
+    rel = null;
+  }
+  if (rel !== value || value === '/') throw new Error(`expected off or a normalised path such as /_negotiate, got "${value}"`);
+  return value;
+}
+
+// { coding: level } from "br=5,zstd=3" (or that object, from the API), naming only `codings`.
+function levelsOf(codings) {
+  return (value) => parseLevels(value !== null && typeof value === 'object' ? formatLevels(value) : value, codings);
+}
+
+/** "br=5,zstd=3" from { br: 5, zstd: 3 }: the form the level flags take. */
+function formatLevels(byCoding) {
+  return Object.entries(byCoding).map(([coding, level]) => `${coding}=${level}`).join(',');
+}
+
+/** The default levels of `kind` ('dynamic' or 'max') as the level flags write them. */
+function defaultLevels(kind, codings) {
+  return formatLevels(Object.fromEntries(codings.map((c) => [c, defaultLevel(c, kind)])));
+}
+
+// A comma-separated list (or array) of distinct codings out of `allowed`, in the order given.
+function codingList(allowed = CODINGS) {
+  return (value) => {
+    const list = Array.isArray(value) ? value : String(value).split(',').map((s) => s.trim().toLowerCase());
+    if (list.length === 0 || list.some((c) => !allowed.includes(c))) {
+      throw new Error(`expected a comma-separated subset of ${allowed.join(',')}, got "${value}"`);
+    }
+    if (new Set(list).size !== list.length) throw new Error(`lists a coding twice: "${value}"`);
+    return list;
+  };
+}
+
+function headerValue(value) {
+  // eslint-disable-next-line no-control-regex
+  if (typeof value !== 'string' || /[\u0000-\u001f\u007f]/.test(value)) throw new Error('must be a printable header value');
+  return value;
+}
+
+function nonEmptyString(value) {
+  if (typeof value !== 'string' || value === '') throw new Error('must be a non-empty string');
+  return value;
+}
+
+function parseBool(value) {
+  if (typeof value === 'boolean') return value;
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off|)$/i.test(value)) return false;
+  throw new Error(`expected true or false, got "${value}"`);
+}
+
+function positiveNumber(value) {
+  const n = Number(value);
+  if (!(n > 0) || !Number.isFinite(n)) throw new Error(`expected a positive number, got "${value}"`);
+  return n;
+}
+
+function objectOf(what) {
+  return (value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`expected ${what}`);
+    return value;
+  };
+}
+
+module.exports = {
+  intIn, port, hostName, oneOf, endpointPath, levelsOf, formatLevels, defaultLevels, codingList,
+  headerValue, nonEmptyString, parseBool, positiveNumber, objectOf,
+};

@@ -1,0 +1,114 @@
+'use strict';
+// The configuration schema (server/config/schema.js) as the CLI, its environment twins,
+// startServer()/handler() keys and the tools apply it (options.js, tool-args.js).
+
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const os = require('node:os');
+const { parseCli, normalizeOptions, helpText } = require('../../server/config/options');
+const { parseToolArgs } = require('../../server/config/tool-args');
+const { SERVER, PRECOMPRESS, envName, defaultOf } = require('../../server/config/schema');
+const { TIMEOUTS } = require('../../server/config/limits');
+
+// A directory with no negotiate.config.json, so that only defaults and the input count.
+const ROOT = os.tmpdir();
+const usageError = (message) => Object.assign(new Error(message), { code: 'USAGE' });
+
+// [what, () => result, expected error message]
+const ERRORS = [
+  ['unknown flag, near one', () => parseCli(['--prot', '1'], {}), 'unknown option "--prot"; did you mean --port?'],
+  ['unknown flag, near none', () => parseCli(['--colour'], {}), 'unknown option "--colour" (see --help)'],
+  ['unknown short flag', () => parseCli(['-x'], {}), 'unknown option "-x" (see --help)'],
+  ['unknown variable', () => parseCli([], { NEGOTIATE_PROT: '1' }), 'NEGOTIATE_PROT: unknown variable; did you mean NEGOTIATE_PORT?'],
+  ['unknown variable, near none', () => parseCli([], { NEGOTIATE_COLOUR: 'x' }), 'NEGOTIATE_COLOUR: unknown variable (see --help)'],
+  ['unknown API key', () => normalizeOptions({ root: ROOT, bufferLimt: 1 }), 'bufferLimt: unknown option; did you mean bufferLimit?'],
+  ['unknown API key, near none', () => normalizeOptions({ root: ROOT, colour: 'blue' }), 'colour: unknown option'],
+  ['unknown timeout', () => normalizeOptions({ root: ROOT, timeouts: { idle: 1 } }), `timeouts: unknown timeout "idle", expected one of ${Object.keys(TIMEOUTS).join(', ')}`],
+  ['bad timeout', () => normalizeOptions({ root: ROOT, timeouts: { idleTimeout: 0 } }), 'timeouts: idleTimeout: expected an integer from 1 to 3600000, got "0"'],
+  ['bad flag value', () => parseCli(['--port', '99999'], {}), '--port: expected an integer from 0 to 65535, got "99999"'],
+  ['bad variable value', () => parseCli([], { NEGOTIATE_PORT: 'abc' }), 'NEGOTIATE_PORT: expected an integer from 0 to 65535, got "abc"'],
+  ['bad bool variable', () => parseCli([], { NEGOTIATE_SPA: 'maybe' }), 'NEGOTIATE_SPA: expected true or false, got "maybe"'],
+  ['bad API value', () => normalizeOptions({ root: ROOT, logLevel: 'loud' }), '--log-level: expected one of silent, error, warn, info, debug, got "loud"'],
+  ['bad API-only value', () => normalizeOptions({ root: ROOT, responseHeaders: 'x' }), 'responseHeaders: expected one of cached, encoder, got "x"'],
+  ['bad API-only number', () => normalizeOptions({ root: ROOT, bufferLimit: -1 }), `bufferLimit: expected an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got "-1"`],
+  ['repeated coding', () => parseCli(['--encodings', 'br,br'], {}), '--encodings: lists a coding twice: "br,br"'],
+  ['empty coding', () => parseCli(['--encodings', 'br,'], {}), '--encodings: expected a comma-separated subset of br,zstd,gzip,deflate,lzma, got "br,"'],
+  ['bool with a value', () => parseCli(['--no-dynamic=1'], {}), '--no-dynamic takes no value'],
+  ['missing value', () => parseCli(['--port'], {}), '--port needs a value N'],
+  ['two directories', () => parseCli(['a', 'b'], {}), 'one directory to serve, got "a" and "b"'],
+  ['directory twice', () => parseCli(['a', '--root', 'b'], {}), 'give the directory either as "a" or with --root, not both'],
+  ['lone --cert', () => normalizeOptions({ root: ROOT, cert: 'c.pem' }), '--cert and --key go together'],
+  ['redirect without TLS', () => normalizeOptions({ root: ROOT, https: false, httpPort: 80 }), '--http-port needs TLS and cannot go with --no-tls'],
+  ['tool: unknown flag', () => parseToolArgs(['--levles', 'br=1'], PRECOMPRESS, usageError), 'unknown option "--levles"; did you mean --levels?'],
+  ['tool: bad shared value', () => parseToolArgs(['--levels', 'deflate=3'], PRECOMPRESS, usageError), '--levels: "deflate" is not one of br, zstd, gzip, lzma'],
+  ['tool: coding without variant', () => parseToolArgs(['--codings', 'deflate'], PRECOMPRESS, usageError), '--codings: expected a comma-separated subset of br,zstd,gzip,lzma, got "deflate"'],
+  ['tool: two directories', () => parseToolArgs(['a', 'b'], PRECOMPRESS, usageError), 'expected at most one directory, got 2'],
+];
+
+for (const [what, run, message] of ERRORS) {
+  test(`rejected: ${what}`, () => {
+    assert.throws(run, (err) => {
+      assert.equal(err.message, message);
+      assert.ok(err.code === 'ERR_BAD_OPTION' || err.code === 'USAGE', err.code);
+      return true;
+    });
+  });
+}
+
+// [flag arguments, the same as environment variables, the parsed keys]
+const SAME = [
+  [['--port', '8080'], { NEGOTIATE_PORT: '8080' }, { port: 8080 }],
+  [['--no-dynamic'], { NEGOTIATE_NO_DYNAMIC: '1' }, { dynamic: false }],
+  [['--spa'], { NEGOTIATE_SPA: 'yes' }, { spa: true }],
+  [['--encodings', 'GZIP, br'], { NEGOTIATE_ENCODINGS: 'GZIP, br' }, { encodings: ['gzip', 'br'] }],
+  [['--dynamic-levels', 'br=4,zstd=1'], { NEGOTIATE_DYNAMIC_LEVELS: 'br=4,zstd=1' }, { dynamicLevels: { br: 4, zstd: 1 } }],
+  [['--negotiate-endpoint', 'off'], { NEGOTIATE_NEGOTIATE_ENDPOINT: 'off' }, { negotiateEndpoint: false }],
+  [['--public-host', '::1'], { NEGOTIATE_PUBLIC_HOST: '::1' }, { publicHost: '[::1]' }],
+];
+
+for (const [argv, env, expected] of SAME) {
+  test(`${argv.join(' ')} and its environment twin give the same setting`, () => {
+    assert.deepEqual(parseCli(argv, {}), expected);
+    assert.deepEqual(parseCli([], env), expected);
+  });
+}
+
+test('every flag has the environment twin --help names, and the flag beats it', () => {
+  for (const entry of SERVER.filter((e) => e.flag !== undefined && e.flag !== 'help')) {
+    assert.equal(envName(entry), 'NEGOTIATE_' + entry.flag.toUpperCase().replaceAll('-', '_'));
+    assert.ok(helpText().includes(`--${entry.flag}`) && helpText().includes(envName(entry)), entry.flag);
+  }
+  assert.deepEqual(parseCli(['--port', '1'], { NEGOTIATE_PORT: '2' }), { port: 1 });
+  assert.deepEqual(parseCli(['--spa', '--listing'], { NEGOTIATE_SPA: '0' }), { spa: true, listing: true });
+});
+
+test('each default is the schema\'s: what normalizeOptions fills in for an empty input', () => {
+  const options = normalizeOptions({ root: ROOT });
+  for (const entry of SERVER) {
+    if (entry.def === undefined || entry.key === 'root') continue;
+    assert.deepEqual(options[entry.key], entry.def, entry.key);
+  }
+  assert.equal(options.root, ROOT);
+  assert.equal(options.cert, undefined);
+});
+
+test('--help shows each default of a valued flag', () => {
+  const help = helpText();
+  for (const entry of SERVER.filter((e) => e.flag !== undefined && !e.bool && e.def !== undefined)) {
+    assert.ok(help.includes(`(default: ${entry.def})`), entry.flag);
+  }
+});
+
+test('the tools share the server\'s entries: the same levels parse, the same minimum size', () => {
+  const server = parseCli(['--precompress-levels', 'br=9,lzma=2'], {});
+  const tool = parseToolArgs(['--levels', 'br=9,lzma=2'], PRECOMPRESS, usageError).values;
+  assert.deepEqual(tool.levels, server.precompressLevels);
+  assert.equal(defaultOf('minBytes', PRECOMPRESS), defaultOf('minCompressBytes'));
+  assert.deepEqual(parseToolArgs([], PRECOMPRESS, usageError).values.codings, ['br', 'zstd', 'gzip', 'lzma']);
+  assert.equal(parseToolArgs(['site'], PRECOMPRESS, usageError).values.dir, 'site');
+});
+
+test('a timeout override keeps the other defaults', () => {
+  const { timeouts } = normalizeOptions({ root: ROOT, timeouts: { idleTimeout: 5 } });
+  assert.deepEqual(timeouts, { ...TIMEOUTS, idleTimeout: 5 });
+});

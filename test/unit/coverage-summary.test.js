@@ -1,0 +1,30 @@
+'use strict';
+// scripts/test.js reads the coverage summary row that node --test prints, in either reporter.
+
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { parseSummary, parseFileRows, weightedLines } = require('../../scripts/test');
+
+const CASES = [
+  ['tap', '# file | line % | branch % | funcs % | uncovered lines\n# all files                             |  95.66 |    95.08 |   87.94 |\n# end of coverage report\n', { lines: 95.66, branches: 95.08, functions: 87.94 }],
+  ['spec', 'ℹ all files | 100.00 |    73.33 |  100.00 |\nℹ end of coverage report\n', { lines: 100, branches: 73.33, functions: 100 }],
+  ['no report', '# pass 3\n# fail 0\n', null],
+];
+
+for (const [what, output, expected] of CASES) {
+  test(`summary row: ${what}`, () => assert.deepEqual(parseSummary(output), expected));
+}
+
+test('file rows, and the floor\'s figure: shipped rows weighted by line count', () => {
+  const output = [
+    '# server/a.js       | 50.00 | 100.00 | 100.00 | 3-4',
+    'ℹ tools/b.js        | 100.00 | 100.00 | 100.00 | ',
+    '# test/helpers/c.js | 0.00 | 0.00 | 0.00 | 1-9',
+    '# all files         | 60.00 | 50.00 | 50.00 |',
+  ].join('\n');
+  const rows = parseFileRows(output);
+  assert.deepEqual(rows, [['server/a.js', 50], ['tools/b.js', 100], ['test/helpers/c.js', 0]]);
+  const lines = { 'server/a.js': 4, 'tools/b.js': 2, 'test/helpers/c.js': 9 };
+  assert.equal(weightedLines(rows, ['server/', 'tools/'], (f) => lines[f]), 66.67);
+  assert.equal(weightedLines(rows, ['native/'], (f) => lines[f]), null);
+});
