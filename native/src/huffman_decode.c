@@ -22,14 +22,20 @@ struct bit_reader {
     const uint8_t *src, *end;
 };
 
-/* Leaves 56 to 63 bits, or all that is left of the input. The wide refill
- * is branch-free (Giesen's "variant 4"): load 8 bytes, keep whole bytes. */
+/* Leaves 56 to 63 bits: needs 8 input bytes. Branch-free (Giesen's "variant
+ * 4"): load 8 bytes, keep whole bytes. */
+static inline void refill_wide(struct bit_reader *in)
+{
+    in->buf |= huffman_load_be64(in->src) >> in->avail;
+    in->src += (63 - in->avail) >> 3;
+    in->avail |= 56;
+}
+
+/* Leaves 56 to 63 bits, or all that is left of the input. */
 static inline void refill(struct bit_reader *in)
 {
     if (in->end - in->src >= 8) {
-        in->buf |= huffman_load_be64(in->src) >> in->avail;
-        in->src += (63 - in->avail) >> 3;
-        in->avail |= 56;
+        refill_wide(in);
         return;
     }
     while (in->avail < 56 && in->src < in->end) {
@@ -45,27 +51,39 @@ static inline void consume(struct bit_reader *in, unsigned bits)
 }
 
 /* One lookup, no checks: all three symbol bytes are stored whatever the count,
- * which is cheaper than a branch. Returns the entry's meta. */
+ * which is cheaper than a branch. Returns the bits it took. */
 static inline unsigned lookup(struct bit_reader *in, uint8_t **out)
 {
     const struct huffman_decode_entry *e = &huffman_decode_table[in->buf >> 48];
-    unsigned meta = e->meta;
-    memcpy(*out, e, sizeof *e);
-    *out += HUFFMAN_DECODE_COUNT(meta);
-    consume(in, HUFFMAN_DECODE_BITS(meta));
-    return meta;
+    memcpy(*out, e->sym, 4);
+    *out += e->count;
+    consume(in, e->bits);
+    return e->bits;
 }
 
-/* Three lookups with no bit count or output checks: each takes at most 16
- * bits, so 48 available bits give each of them 16 real ones (a wide refill
- * leaves 56); the caller guarantees FAST_ROOM. A long code's entry consumes and emits nothing, so
- * meeting it again is harmless and one test at the end catches it. Returns 1
- * when the next code is over 16 bits. */
-static inline int three_lookups(struct bit_reader *in, uint8_t **out)
+/* The unchecked loop: while 8 input bytes can be loaded and FAST_ROOM bytes
+ * written, a wide refill and three lookups. Each lookup takes at most 16 bits,
+ * so the 56 bits of a refill give each of them 16 real ones. A long code's
+ * entry consumes and emits nothing, so meeting it again is harmless and one
+ * test after the third lookup catches it. Returns 1 at a long code, 0 at the
+ * bounds. The reader is copied into locals so it stays in registers. */
+static inline int run_fast(struct bit_reader *in, uint8_t **out, const uint8_t *src_end, const uint8_t *out_end)
 {
-    lookup(in, out);
-    lookup(in, out);
-    return lookup(in, out) == 0;
+    struct bit_reader r = *in;
+    uint8_t *o = *out;
+    int at_long_code = 0;
+    while (r.src < src_end && o < out_end) {
+        refill_wide(&r);
+        lookup(&r, &o);
+        lookup(&r, &o);
+        if (lookup(&r, &o) == 0) {
+            at_long_code = 1;
+            break;
+        }
+    }
+    *in = r;
+    *out = o;
+    return at_long_code;
 }
 
 /* Lookups while 16 bits are available, checking the output: near the end of
@@ -75,14 +93,13 @@ static int run_checked(struct bit_reader *in, uint8_t **out, const uint8_t *out_
 {
     while (in->avail >= 16) {
         const struct huffman_decode_entry *e = &huffman_decode_table[in->buf >> 48];
-        unsigned count = HUFFMAN_DECODE_COUNT(e->meta);
-        if (e->meta == 0)
+        if (e->bits == 0)
             return 1;
-        if ((size_t)(out_end - *out) < count)
+        if ((size_t)(out_end - *out) < e->count)
             return HPACK_ERR_BUFFER_TOO_SMALL;
-        memcpy(*out, e->sym, count);
-        *out += count;
-        consume(in, HUFFMAN_DECODE_BITS(e->meta));
+        memcpy(*out, e->sym, e->count);
+        *out += e->count;
+        consume(in, e->bits);
     }
     return 0;
 }
@@ -116,7 +133,7 @@ static int decode_tail(struct bit_reader *in, uint8_t **out, const uint8_t *out_
     for (;;) {
         const struct huffman_decode_entry *e = &huffman_decode_table[(in->buf | ~UINT64_C(0) >> in->avail) >> 48];
         unsigned count = 0, bits = 0;
-        while (count < HUFFMAN_DECODE_COUNT(e->meta) && bits + huffman_codes[e->sym[count]].len <= in->avail)
+        while (count < e->count && bits + huffman_codes[e->sym[count]].len <= in->avail)
             bits += huffman_codes[e->sym[count++]].len;
         if (count == 0)
             return HPACK_OK;
@@ -132,26 +149,27 @@ ssize_t hpack_huffman_decode(const uint8_t *src, size_t len, uint8_t *dst, size_
 {
     struct bit_reader in;
     uint8_t *out = dst;
-    const uint8_t *out_end;
+    const uint8_t *out_end, *fast_src_end, *fast_out_end;
     int r;
     if (len == 0) /* an empty string may come with NULL buffers */
         return 0;
     in = (struct bit_reader){ 0, 0, src, src + len };
     out_end = dst + cap;
+    /* Bounds of the unchecked passes: 8 bytes to load, FAST_ROOM bytes to write. */
+    fast_src_end = len >= 8 ? in.end - 8 + 1 : src;
+    fast_out_end = cap >= FAST_ROOM ? out_end - FAST_ROOM + 1 : dst;
     for (;;) {
         unsigned bits;
         uint8_t sym;
-        refill(&in);
-        if (in.avail >= 48 && out_end - out >= FAST_ROOM)
-            r = three_lookups(&in, &out);
-        else if (in.avail >= 16)
-            r = run_checked(&in, &out, out_end);
-        else
-            break; /* the input is exhausted */
-        if (r < 0)
-            return r;
-        if (r == 0)
-            continue;
+        if (!run_fast(&in, &out, fast_src_end, fast_out_end)) {
+            refill(&in);
+            if (in.avail < 16)
+                break; /* the input is exhausted */
+            if ((r = run_checked(&in, &out, out_end)) < 0)
+                return r;
+            if (r == 0)
+                continue;
+        }
         refill(&in); /* long_code needs the whole code */
         if ((bits = long_code(&in, &sym)) == 0)
             return HPACK_ERR_HUFFMAN; /* EOS, or 16+ bits left: padding too long */

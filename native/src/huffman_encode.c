@@ -66,12 +66,19 @@ ssize_t hpack_huffman_encode(const uint8_t *src, size_t len, uint8_t *dst, size_
      * free, and a pass gathers no more than one more code before it ends. */
     while (src < fast_src_end && w.out < fast_out_end) {
         const struct huffman_pair *p;
+        /* Two pairs a round, so the input pointer moves once per round. */
         for (;;) {
             p = pair_at(src);
             if (__builtin_sub_overflow(w.spare, p->len, &w.spare))
                 break;
             w.acc |= (uint64_t)p->code << w.spare;
-            src += 2;
+            p = pair_at(src + 2);
+            if (__builtin_sub_overflow(w.spare, p->len, &w.spare)) {
+                src += 2;
+                break;
+            }
+            w.acc |= (uint64_t)p->code << w.spare;
+            src += 4;
         }
         if (p->len != HUFFMAN_PAIR_INVALID) {
             store_word(&w, p->code, ~w.spare);
@@ -96,8 +103,10 @@ size_t hpack_huffman_encoded_length(const uint8_t *src, size_t len)
 {
     uint64_t bits = 0;
     size_t i = 0;
-    for (; i + 2 <= len; i += 2)
-        bits += pair_at(src + i)->bits;
+    for (; i + 2 <= len; i += 2) {
+        const struct huffman_pair *p = pair_at(src + i);
+        bits += p->len != HUFFMAN_PAIR_INVALID ? p->len : huffman_codes[src[i]].len + huffman_codes[src[i + 1]].len;
+    }
     if (i < len)
         bits += huffman_codes[src[i]].len;
     return (size_t)((bits + 7) / 8);
