@@ -14,17 +14,35 @@ void hpack_index_free(struct hpack_header_index *ix)
     ix->pair_heads = ix->name_heads = NULL;
 }
 
+/* The name part of a field's hashes: its token stands for a static-table
+ * name, which then need not be hashed. */
+static uint64_t name_part(int token, const uint8_t *name, size_t name_len, uint64_t seed)
+{
+    return token >= 0 ? (uint64_t)token : hpack_hash(name, name_len, seed);
+}
+
+static uint64_t pair_hash(uint64_t name_part, const uint8_t *value, size_t value_len, uint64_t seed)
+{
+    return hpack_hash(value, value_len, seed ^ hpack_mix(name_part, 0x51ed27u));
+}
+
 void hpack_index_hash(const struct hpack_header_index *ix, struct hpack_index_key *key, const uint8_t *name,
                       size_t name_len, const uint8_t *value, size_t value_len)
 {
-    uint64_t name_part;
+    uint64_t name_hash = name_part(key->token, name, name_len, ix->seed);
 
-    /* A token stands for its name, which then need not be hashed. */
-    if (key->token >= 0)
-        name_part = (uint64_t)key->token;
-    else
-        name_part = key->name_hash = hpack_hash(name, name_len, ix->seed);
-    key->pair_hash = hpack_hash(value, value_len, ix->seed ^ hpack_mix(name_part, 0x51ed27u));
+    if (key->token < 0)
+        key->name_hash = name_hash;
+    key->pair_hash = pair_hash(name_hash, value, value_len, ix->seed);
+}
+
+/* Any fixed seed will do: a fingerprint only has to be the same everywhere. */
+#define FINGERPRINT_SEED 0x243f6a8885a308d3ull
+
+uint64_t hpack_field_fingerprint(int token, const uint8_t *name, size_t name_len, const uint8_t *value,
+                                 size_t value_len)
+{
+    return pair_hash(name_part(token, name, name_len, FINGERPRINT_SEED), value, value_len, FINGERPRINT_SEED);
 }
 
 static void link_entry(struct hpack_header_index *ix, uint64_t id, const struct hpack_index_key *key, uint32_t slot_mask)

@@ -40,6 +40,12 @@ void hpack_index_free(struct hpack_header_index *ix);
 void hpack_index_hash(const struct hpack_header_index *ix, struct hpack_index_key *key, const uint8_t *name,
                       size_t name_len, const uint8_t *value, size_t value_len);
 
+/* A hash of (name, value) that does not depend on the seed, for decisions
+ * that must come out the same in every encoder: output depends only on input
+ * and settings. token is the name's static-table token, or -1. */
+uint64_t hpack_field_fingerprint(int token, const uint8_t *name, size_t name_len, const uint8_t *value,
+                                 size_t value_len);
+
 /* Record the table's newest entry, just inserted with this key. */
 void hpack_index_add(struct hpack_header_index *ix, const struct hpack_dyn_table *t, const struct hpack_index_key *key);
 
