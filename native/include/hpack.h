@@ -90,14 +90,19 @@ struct hpack_header {
  *                       either is indexed, others are literals with incremental
  *                       indexing (name by index when possible), except fields
  *                       that are never indexed (below), fields larger than the
- *                       table, which could never fit, and volatile fields:
- *                       :path, content-length, content-location, etag,
- *                       set-cookie and age, whose values rarely repeat, so
- *                       indexing them would only evict entries that do (the
- *                       paper's reference encoder, haskell-http2, skips all
- *                       but age; nghttp2 skips age too).
- *                       HPACK_ENCODER_INDEX_VOLATILE indexes them too, as the
- *                       RFC 7541 Appendix C examples do.
+ *                       table, which could never fit, and fields unlikely to
+ *                       repeat, whose entries would only evict entries that do:
+ *                       content-length and age values, and fields of a name
+ *                       whose entries this encoder has seen reused less than
+ *                       twice per insert, unless the same field came recently
+ *                       (learnt per connection, deterministically).
+ *                       HPACK_ENCODER_FIXED_RULES replaces the learning by the
+ *                       paper's fixed list of volatile fields: :path,
+ *                       content-length, content-location, etag, set-cookie and
+ *                       age (its reference encoder, haskell-http2, skips all but
+ *                       age; nghttp2 skips age too).
+ *                       HPACK_ENCODER_INDEX_VOLATILE indexes every field that
+ *                       may be indexed, as the RFC 7541 Appendix C examples do.
  * Each strategy with HPACK_ENCODER_HUFFMAN is the paper's "H" variant: a string is
  * Huffman-coded unless that would be longer than its plain octets (a tie goes
  * to Huffman, as in RFC 7541 C.6.2).
@@ -105,8 +110,9 @@ struct hpack_header {
  * authorization, and cookie values under 20 bytes (guessable by brute force
  * through the compression ratio); they are sent as "never indexed" literals.
  * The paper's strategies have no cookie rule: HPACK_ENCODER_INDEX_SHORT_COOKIES
- * turns it off to reproduce them (a short cookie then costs one byte less,
- * since index 32 needs two bytes under the never-indexed 4-bit prefix). */
+ * turns it off (a short cookie then costs one byte less, since index 32 needs
+ * two bytes under the never-indexed 4-bit prefix); with
+ * HPACK_ENCODER_FIXED_RULES as well, the strategies are exactly the paper's. */
 enum hpack_indexing {
     HPACK_INDEX_NONE = 0,
     HPACK_INDEX_STATIC = 1,
@@ -115,6 +121,7 @@ enum hpack_indexing {
 #define HPACK_ENCODER_HUFFMAN 1u
 #define HPACK_ENCODER_INDEX_SHORT_COOKIES 2u
 #define HPACK_ENCODER_INDEX_VOLATILE 4u
+#define HPACK_ENCODER_FIXED_RULES 8u
 
 /* A sentence describing an error code, for messages ("index 0 or past the tables"). */
 const char *hpack_error_description(int err);

@@ -39,6 +39,11 @@ void hpack_index_hash(const struct hpack_header_index *ix, struct hpack_index_ke
 /* Any fixed seed will do: a fingerprint only has to be the same everywhere. */
 #define FINGERPRINT_SEED 0x243f6a8885a308d3ull
 
+uint64_t hpack_name_fingerprint(const uint8_t *name, size_t name_len)
+{
+    return hpack_hash(name, name_len, FINGERPRINT_SEED);
+}
+
 uint64_t hpack_field_fingerprint(int token, const uint8_t *name, size_t name_len, const uint8_t *value,
                                  size_t value_len)
 {

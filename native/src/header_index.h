@@ -46,6 +46,9 @@ void hpack_index_hash(const struct hpack_header_index *ix, struct hpack_index_ke
 uint64_t hpack_field_fingerprint(int token, const uint8_t *name, size_t name_len, const uint8_t *value,
                                  size_t value_len);
 
+/* The same for a name alone. */
+uint64_t hpack_name_fingerprint(const uint8_t *name, size_t name_len);
+
 /* Record the table's newest entry, just inserted with this key. */
 void hpack_index_add(struct hpack_header_index *ix, const struct hpack_dyn_table *t, const struct hpack_index_key *key);
 

@@ -38,8 +38,48 @@ TEST(encoder_never_indexed_fields)
 
 TEST(encoder_volatile_fields)
 {
-    expect_hex(HPACK_INDEX_LINEAR, 0, ":path: /a\netag: x\n", "04022f610f130178");
+    expect_hex(HPACK_INDEX_LINEAR, HPACK_ENCODER_FIXED_RULES, ":path: /a\netag: x\n", "04022f610f130178");
     expect_hex(HPACK_INDEX_LINEAR, HPACK_ENCODER_INDEX_VOLATILE, ":path: /a\netag: x\n", "44022f61620178");
+    /* Learning: only counters are never indexed; other names start indexed. */
+    expect_hex(HPACK_INDEX_LINEAR, 0, "content-length: 1\nage: 1\n:path: /a\n", "0f0d01310f06013144022f61");
+    expect_hex(HPACK_INDEX_LINEAR, HPACK_ENCODER_INDEX_VOLATILE, "content-length: 1\n", "5c0131");
+}
+
+/* Encodes "name: value" alone and returns how many entries the table gained. */
+static size_t inserted(struct hpack_encoder *enc, const char *name, const char *value)
+{
+    struct hpack_header h = { (const uint8_t *)name, strlen(name), (const uint8_t *)value, strlen(value), 0 };
+    size_t before = hpack_encoder_table_len(enc);
+    uint8_t out[128];
+    CHECK(hpack_encoder_encode(enc, &h, 1, out, sizeof out) > 0);
+    return hpack_encoder_table_len(enc) - before;
+}
+
+TEST(encoder_learns_which_names_repeat)
+{
+    struct hpack_encoder *enc = hpack_encoder_new(4096, HPACK_INDEX_LINEAR, HPACK_ENCODER_HUFFMAN);
+    struct hpack_encoder *fixed = hpack_encoder_new(4096, HPACK_INDEX_LINEAR, HPACK_ENCODER_FIXED_RULES);
+    char value[16];
+
+    /* A name whose values never repeat: four inserts, no hit, then no more... */
+    for (int i = 0; i < 4; i++) {
+        snprintf(value, sizeof value, "id-%d", i);
+        CHECK_EQ_INT(inserted(enc, "x-request-id", value), 1);
+    }
+    CHECK_EQ_INT(inserted(enc, "x-request-id", "id-4"), 0);
+    /* ...unless the same field came recently. */
+    CHECK_EQ_INT(inserted(enc, "x-request-id", "id-4"), 1);
+    /* A name whose entries are reused stays indexed. */
+    for (int i = 0; i < 12; i++)
+        inserted(enc, "x-cache", i % 2 ? "HIT" : "MISS");
+    CHECK_EQ_INT(inserted(enc, "x-cache", "STALE"), 1);
+    /* The fixed rules insert whatever may be inserted. */
+    for (int i = 0; i < 8; i++) {
+        snprintf(value, sizeof value, "id-%d", i);
+        CHECK_EQ_INT(inserted(fixed, "x-request-id", value), 1);
+    }
+    hpack_encoder_free(enc);
+    hpack_encoder_free(fixed);
 }
 
 TEST(encoder_sensitive_flag_and_oversized_entries)
