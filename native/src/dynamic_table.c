@@ -109,18 +109,3 @@ int hpack_dyn_insert(struct hpack_dyn_table *t, const uint8_t *name, size_t name
     t->tail = pos + n;
     return 1;
 }
-
-int hpack_dyn_entry_at(const struct hpack_dyn_table *t, size_t i, struct hpack_header *out)
-{
-    const struct hpack_dyn_entry *e;
-
-    if (i == 0 || i > hpack_dyn_len(t))
-        return HPACK_ERR_INDEX;
-    e = hpack_dyn_by_id(t, t->next_id - i);
-    out->name = hpack_dyn_name(t, e);
-    out->name_len = e->name_len;
-    out->value = hpack_dyn_value(t, e);
-    out->value_len = e->value_len;
-    out->flags = 0;
-    return HPACK_OK;
-}

@@ -31,17 +31,46 @@ static inline void refill_wide(struct bit_reader *in)
     in->avail |= 56;
 }
 
+/* The next n (1..7) input bytes, most significant first, at the top of a
+ * word: three loads at most, rather than one per byte. */
+static inline uint64_t load_be_partial(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    unsigned at = 64;
+    if (n & 4) {
+        uint32_t w;
+        memcpy(&w, p, 4);
+        at -= 32;
+        v |= (uint64_t)__builtin_bswap32(w) << at;
+        p += 4;
+    }
+    if (n & 2) {
+        at -= 16;
+        v |= (uint64_t)(p[0] << 8 | p[1]) << at;
+        p += 2;
+    }
+    if (n & 1)
+        v |= (uint64_t)p[0] << (at - 8);
+    return v;
+}
+
 /* Leaves 56 to 63 bits, or all that is left of the input. */
 static inline void refill(struct bit_reader *in)
 {
-    if (in->end - in->src >= 8) {
+    size_t left = (size_t)(in->end - in->src);
+    unsigned n;
+    if (left >= 8) {
         refill_wide(in);
         return;
     }
-    while (in->avail < 56 && in->src < in->end) {
-        in->buf |= (uint64_t)*in->src++ << (56 - in->avail);
-        in->avail += 8;
-    }
+    n = (63 - in->avail) >> 3; /* whole bytes that fit */
+    if (n > left)
+        n = (unsigned)left;
+    if (n == 0)
+        return;
+    in->buf |= load_be_partial(in->src, n) >> in->avail;
+    in->src += n;
+    in->avail += 8 * n;
 }
 
 static inline void consume(struct bit_reader *in, unsigned bits)
@@ -86,6 +115,21 @@ static inline int run_fast(struct bit_reader *in, uint8_t **out, const uint8_t *
     return at_long_code;
 }
 
+/* Writes an entry's first count symbols, checking the room: all four bytes
+ * when there is room for them, which is cheaper than a copy of count bytes. */
+static inline int emit(const struct huffman_decode_entry *e, unsigned count, uint8_t **out, const uint8_t *out_end)
+{
+    size_t room = (size_t)(out_end - *out);
+    if (room >= 4)
+        memcpy(*out, e->sym, 4);
+    else if (room >= count)
+        memcpy(*out, e->sym, count);
+    else
+        return HPACK_ERR_BUFFER_TOO_SMALL;
+    *out += count;
+    return HPACK_OK;
+}
+
 /* Lookups while 16 bits are available, checking the output: near the end of
  * the input or of the output. Returns 1 at a long code, 0 when bits run
  * short, HPACK_ERR_BUFFER_TOO_SMALL when a symbol does not fit. */
@@ -95,28 +139,26 @@ static int run_checked(struct bit_reader *in, uint8_t **out, const uint8_t *out_
         const struct huffman_decode_entry *e = &huffman_decode_table[in->buf >> 48];
         if (e->bits == 0)
             return 1;
-        if ((size_t)(out_end - *out) < e->count)
+        if (emit(e, e->count, out, out_end) < 0)
             return HPACK_ERR_BUFFER_TOO_SMALL;
-        memcpy(*out, e->sym, e->count);
-        *out += e->count;
         consume(in, e->bits);
     }
     return 0;
 }
 
-/* The symbol at the head of `in`, whose code is over 16 bits, through the 4-bit
- * state machine. Needs 30 bits in `in` unless the input is exhausted. Returns
- * the bits it takes, or 0 if it is EOS or the input ends inside it. */
-static unsigned long_code(const struct bit_reader *in, uint8_t *sym)
+/* The symbol at the head of the reader's bits, whose code is over 16 bits,
+ * through the 4-bit state machine. Needs 30 bits unless the input is
+ * exhausted. Returns the bits it takes, or 0 if it is EOS or the input ends
+ * inside it. Takes the bits by value so the reader can stay in registers. */
+static unsigned long_code(uint64_t window, unsigned avail, uint8_t *sym)
 {
-    uint64_t window = in->buf;
     unsigned state = 0;
     /* Every 30-bit path from the root meets a leaf: the code is complete. */
     for (unsigned used = 0;; used += 4, window <<= 4) {
         const struct huffman_fsm_entry *e = &huffman_fsm[state][window >> 60];
         if (e->flags & HUFFMAN_FSM_SYM) {
             used += e->bits;
-            if (used > in->avail || (e->flags & HUFFMAN_FSM_EOS))
+            if (used > avail || (e->flags & HUFFMAN_FSM_EOS))
                 return 0;
             *sym = e->sym;
             return used;
@@ -132,15 +174,16 @@ static int decode_tail(struct bit_reader *in, uint8_t **out, const uint8_t *out_
 {
     for (;;) {
         const struct huffman_decode_entry *e = &huffman_decode_table[(in->buf | ~UINT64_C(0) >> in->avail) >> 48];
-        unsigned count = 0, bits = 0;
-        while (count < e->count && bits + huffman_codes[e->sym[count]].len <= in->avail)
-            bits += huffman_codes[e->sym[count++]].len;
+        unsigned count = e->count, bits = e->bits;
+        if (bits > in->avail) { /* the last symbols reach into the ones: keep those that end in time */
+            count = bits = 0;
+            while (count < e->count && bits + huffman_codes[e->sym[count]].len <= in->avail)
+                bits += huffman_codes[e->sym[count++]].len;
+        }
         if (count == 0)
             return HPACK_OK;
-        if ((size_t)(out_end - *out) < count)
+        if (emit(e, count, out, out_end) < 0)
             return HPACK_ERR_BUFFER_TOO_SMALL;
-        for (unsigned i = 0; i < count; i++)
-            *(*out)++ = e->sym[i];
         consume(in, bits);
     }
 }
@@ -171,7 +214,7 @@ ssize_t hpack_huffman_decode(const uint8_t *src, size_t len, uint8_t *dst, size_
                 continue;
         }
         refill(&in); /* long_code needs the whole code */
-        if ((bits = long_code(&in, &sym)) == 0)
+        if ((bits = long_code(in.buf, in.avail, &sym)) == 0)
             return HPACK_ERR_HUFFMAN; /* EOS, or 16+ bits left: padding too long */
         if (out == out_end)
             return HPACK_ERR_BUFFER_TOO_SMALL;
