@@ -39,6 +39,41 @@ static inline void store_word(struct word_writer *w, uint32_t code, unsigned res
     w->spare = 63 - rest;
 }
 
+/* Appends a code of up to 32 bits, storing a word only when out_end leaves
+ * room for it. Returns 0, with nothing changed, when it does not. */
+static inline int append_checked(struct word_writer *w, uint32_t code, unsigned len, const uint8_t *out_end)
+{
+    if (!__builtin_sub_overflow(w->spare, len, &w->spare)) {
+        w->acc |= (uint64_t)code << w->spare;
+        return 1;
+    }
+    if (out_end - w->out < 8) {
+        w->spare += len;
+        return 0;
+    }
+    store_word(w, code, ~w->spare);
+    return 1;
+}
+
+/* Writes the pending bits padded with ones (the high bits of EOS) as whole
+ * bytes: one word store when out_end leaves room for it. */
+static inline int finish(struct word_writer *w, const uint8_t *out_end)
+{
+    unsigned pending = 63 - w->spare, bytes = (pending + 7) / 8;
+    uint64_t word = w->acc << 1 | ~UINT64_C(0) >> pending;
+    size_t room = (size_t)(out_end - w->out);
+    if (room >= 8) {
+        huffman_store_be64(w->out, word);
+    } else if (room >= bytes) {
+        for (unsigned i = 0; i < bytes; i++)
+            w->out[i] = (uint8_t)(word >> (56 - 8 * i));
+    } else {
+        return HPACK_ERR_BUFFER_TOO_SMALL;
+    }
+    w->out += bytes;
+    return HPACK_OK;
+}
+
 /* Appends a code of up to 32 bits; out needs 8 bytes. */
 static inline void append(struct word_writer *w, uint32_t code, unsigned len)
 {
@@ -90,7 +125,27 @@ ssize_t hpack_huffman_encode(const uint8_t *src, size_t len, uint8_t *dst, size_
         }
         src += 2;
     }
-    /* The rest, byte by byte with checked stores; the writer takes its pending bits right-aligned. */
+    /* The rest, a pair (or the odd byte) at a time with the input checked,
+     * while the words fit the output. */
+    while (src < src_end) {
+        const struct huffman_pair *p = src_end - src >= 2 ? pair_at(src) : NULL;
+        if (p && p->len != HUFFMAN_PAIR_INVALID) {
+            if (!append_checked(&w, p->code, p->len, out_end))
+                break;
+            src += 2;
+        } else {
+            if (!append_checked(&w, huffman_codes[*src].code, huffman_codes[*src].len, out_end))
+                break;
+            src++;
+        }
+    }
+    if (src == src_end) {
+        if ((r = finish(&w, out_end)) != HPACK_OK)
+            return r;
+        return w.out - dst;
+    }
+    /* Near the end of the output: byte by byte with checked stores; the
+     * writer takes its pending bits right-aligned. */
     tail = (struct huffman_bitwriter){ w.acc >> w.spare, 63 - w.spare, w.out, out_end };
     if ((r = huffman_bitwriter_drain(&tail)) != HPACK_OK ||
         (r = huffman_bitwriter_put(&tail, src, (size_t)(src_end - src))) != HPACK_OK ||
