@@ -155,12 +155,13 @@ static uint8_t *encode_field(struct hpack_encoder *enc, uint8_t *p, const struct
         return write_literal(enc, p, never ? REP_NEVER_INDEXED : REP_WITHOUT_INDEXING, name_index, &h);
 
     key.token = token;
+    key.tag = 0; /* the name's record in enc->repeats, when learning */
     hpack_index_hash(&enc->index, &key, h.name, h.name_len, h.value, h.value_len);
     if (!never) {
         uint64_t id = hpack_index_find_pair(&enc->index, &enc->table, &key, h.name, h.name_len, h.value, h.value_len);
         if (id) {
             if (enc->learn)
-                hpack_repeat_hit(hpack_repeat_name(&enc->repeats, token, h.name, h.name_len));
+                hpack_repeat_hit(&enc->repeats, hpack_index_tag(&enc->index, &enc->table, id));
             return p + hpack_int_encode(p, REP_INDEXED, 7,
                                         (uint32_t)(HPACK_STATIC_TABLE_LEN + hpack_dyn_index_of(&enc->table, id)));
         }
@@ -171,10 +172,13 @@ static uint8_t *encode_field(struct hpack_encoder *enc, uint8_t *p, const struct
             name_index = HPACK_STATIC_TABLE_LEN + hpack_dyn_index_of(&enc->table, id);
     }
     if (never || h.name_len + h.value_len + HPACK_ENTRY_OVERHEAD > enc->table.max_size ||
-        (enc->learn ? hpack_field_is_counter(token) : !enc->index_volatile && hpack_field_is_volatile(token)) ||
-        (enc->learn && !hpack_repeat_worth_inserting(&enc->repeats, hpack_repeat_name(&enc->repeats, token, h.name, h.name_len),
-                                                     token, h.name, h.name_len, h.value, h.value_len)))
+        (enc->learn ? hpack_field_is_counter(token) : !enc->index_volatile && hpack_field_is_volatile(token)))
         return write_literal(enc, p, never ? REP_NEVER_INDEXED : REP_WITHOUT_INDEXING, name_index, &h);
+    if (enc->learn) {
+        key.tag = hpack_repeat_record(&enc->repeats, token, h.name, h.name_len);
+        if (!hpack_repeat_worth_inserting(&enc->repeats, key.tag, token, h.name, h.name_len, h.value, h.value_len))
+            return write_literal(enc, p, REP_WITHOUT_INDEXING, name_index, &h);
+    }
     p = write_literal(enc, p, REP_INCREMENTAL, name_index, &h);
     hpack_dyn_insert(&enc->table, h.name, h.name_len, h.value, h.value_len);
     hpack_index_add(&enc->index, &enc->table, &key);

@@ -56,6 +56,7 @@ static void link_entry(struct hpack_header_index *ix, uint64_t id, const struct 
     uint64_t *pair_head = &ix->pair_heads[key->pair_hash & ix->bucket_mask];
 
     s->token = key->token;
+    s->tag = key->tag;
     s->pair_hash = key->pair_hash;
     s->pair_next = *pair_head;
     *pair_head = id;
@@ -84,7 +85,7 @@ int hpack_index_build(struct hpack_header_index *ix, const struct hpack_dyn_tabl
     /* Oldest first, so every chain ends up newest first. */
     for (uint64_t id = t->first_id; id < t->next_id; id++) {
         const struct hpack_index_slot *old = &ix->slots[id & old_mask];
-        struct hpack_index_key key = { old->token, old->name_hash, old->pair_hash };
+        struct hpack_index_key key = { old->token, old->tag, old->name_hash, old->pair_hash };
         link_entry(&fresh, id, &key, t->mask);
     }
     hpack_index_free(ix);
@@ -104,9 +105,10 @@ uint64_t hpack_index_find_pair(const struct hpack_header_index *ix, const struct
     for (uint64_t id = ix->pair_heads[key->pair_hash & ix->bucket_mask]; hpack_dyn_is_live(t, id);) {
         const struct hpack_index_slot *s = &ix->slots[id & t->mask];
         const struct hpack_dyn_entry *e = hpack_dyn_by_id(t, id);
+        /* Equal tokens are equal names. */
         if (s->pair_hash == key->pair_hash && e->value_len == value_len && e->name_len == name_len &&
-            memcmp(hpack_dyn_name(t, e), name, name_len) == 0 &&
-            memcmp(hpack_dyn_value(t, e), value, value_len) == 0)
+            (key->token >= 0 ? s->token == key->token : hpack_bytes_equal(hpack_dyn_name(t, e), name, name_len)) &&
+            hpack_bytes_equal(hpack_dyn_value(t, e), value, value_len))
             return id;
         id = s->pair_next;
     }
@@ -120,7 +122,7 @@ uint64_t hpack_index_find_name(const struct hpack_header_index *ix, const struct
         const struct hpack_index_slot *s = &ix->slots[id & t->mask];
         const struct hpack_dyn_entry *e = hpack_dyn_by_id(t, id);
         if (s->name_hash == key->name_hash && e->name_len == name_len &&
-            memcmp(hpack_dyn_name(t, e), name, name_len) == 0)
+            hpack_bytes_equal(hpack_dyn_name(t, e), name, name_len))
             return id;
         id = s->name_next;
     }

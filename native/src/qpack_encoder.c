@@ -361,6 +361,7 @@ static uint8_t *encode_field(struct qpack_encoder *enc, struct section *sec, uin
         return write_literal(enc, sec, p, &h, never, static_name, 0, 0);
 
     key.token = htoken;
+    key.tag = 0;
     hpack_index_hash(&enc->index, &key, h.name, h.name_len, h.value, h.value_len);
     if (!never)
         id = hpack_index_find_pair(&enc->index, &enc->table, &key, h.name, h.name_len, h.value, h.value_len);
