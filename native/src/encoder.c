@@ -51,7 +51,7 @@ struct hpack_encoder *hpack_encoder_new(uint32_t table_size, enum hpack_indexing
     hpack_dyn_set_max_size(&enc->table, enc->table.capacity);
     enc->announced_size = table_size;
     /* The seed only spreads buckets; the heap address differs per encoder and run. */
-    enc->index.seed = (uint64_t)(uintptr_t)enc * 0x9e3779b97f4a7c15ull;
+    enc->index.seed = (uint64_t)(uintptr_t)enc * HPACK_HASH_K;
     if (hpack_index_build(&enc->index, &enc->table, enc->table.mask) != HPACK_OK)
         goto fail;
     return enc;

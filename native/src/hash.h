@@ -22,10 +22,13 @@ static inline uint32_t hpack_load32(const uint8_t *p)
     return w;
 }
 
+#define HPACK_HASH_K 0x9e3779b97f4a7c15ull
+
+/* One word into the state: a multiply carries each bit of it into the bits
+ * above; hpack_hash's last shift brings the high bits back down. */
 static inline uint64_t hpack_mix(uint64_t h, uint64_t w)
 {
-    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 29);
+    return (h ^ w) * HPACK_HASH_K;
 }
 
 static inline uint64_t hpack_hash(const uint8_t *p, size_t n, uint64_t seed)
@@ -41,7 +44,7 @@ static inline uint64_t hpack_hash(const uint8_t *p, size_t n, uint64_t seed)
     } else if (n > 0) {
         h = hpack_mix(h, ((uint64_t)p[0] << 16) | ((uint64_t)p[n / 2] << 8) | p[n - 1]);
     }
-    return hpack_mix(h, h >> 32);
+    return h ^ (h >> 29); /* the bucket index takes the low bits */
 }
 
 /* a[0..n) == b[0..n), by words: header strings are short, and a library

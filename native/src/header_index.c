@@ -23,7 +23,7 @@ static uint64_t name_part(int token, const uint8_t *name, size_t name_len, uint6
 
 static uint64_t pair_hash(uint64_t name_part, const uint8_t *value, size_t value_len, uint64_t seed)
 {
-    return hpack_hash(value, value_len, seed ^ hpack_mix(name_part, 0x51ed27u));
+    return hpack_hash(value, value_len, seed ^ name_part * HPACK_HASH_K);
 }
 
 void hpack_index_hash(const struct hpack_header_index *ix, struct hpack_index_key *key, const uint8_t *name,
@@ -70,7 +70,7 @@ static void link_entry(struct hpack_header_index *ix, uint64_t id, const struct 
 
 int hpack_index_build(struct hpack_header_index *ix, const struct hpack_dyn_table *t, uint32_t old_mask)
 {
-    size_t slots = (size_t)t->mask + 1, buckets = 2 * slots;
+    size_t slots = (size_t)t->mask + 1, buckets = slots; /* at most one entry per bucket, about half that with real entries */
     struct hpack_header_index fresh = { 0 };
 
     fresh.slots = malloc(slots * sizeof *fresh.slots);

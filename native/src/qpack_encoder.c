@@ -80,7 +80,7 @@ struct qpack_encoder *qpack_encoder_new(const struct qpack_encoder_settings *set
     if (!enc->dup_copy || hpack_dyn_init(&enc->table, settings->table_capacity) != HPACK_OK)
         goto fail;
     hpack_dyn_set_max_size(&enc->table, settings->table_capacity);
-    enc->index.seed = (uint64_t)(uintptr_t)enc * 0x9e3779b97f4a7c15ull;
+    enc->index.seed = (uint64_t)(uintptr_t)enc * HPACK_HASH_K;
     if (hpack_index_build(&enc->index, &enc->table, enc->table.mask) != HPACK_OK)
         goto fail;
     return enc;
