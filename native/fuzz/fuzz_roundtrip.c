@@ -18,6 +18,7 @@
 #include <string.h>
 #include "fuzz_input.h"
 #include "hpack.h"
+#include "hpack_internal.h"
 
 #define MAX_HEADERS 256
 

@@ -6,6 +6,7 @@
 #include "integer.h"
 #include "static_table.h"
 #include "string_literal.h"
+#include "hpack_internal.h"
 
 
 struct hpack_decoder {

@@ -15,10 +15,6 @@
 #include <stdint.h>
 #include "hpack.h"
 
-/* Table sizes beyond this are refused rather than allocated (the byte ring is
- * twice the size); a peer may allow more, but a bigger table gains nothing. */
-#define HPACK_MAX_TABLE_SIZE (1u << 24)
-
 /* Per-entry overhead counted by the table size (RFC 7541 4.1). */
 #define HPACK_ENTRY_OVERHEAD 32u
 

@@ -8,6 +8,7 @@
 #include "repeat_memory.h"
 #include "static_table.h"
 #include "string_literal.h"
+#include "hpack_internal.h"
 
 
 /* Representation bits and prefix sizes (RFC 7541 6). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "hpack.h"
 #include "test.h"
+#include "hpack_internal.h"
 
 typedef ssize_t (*coder_fn)(const uint8_t *, size_t, uint8_t *, size_t);
 
