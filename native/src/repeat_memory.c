@@ -32,9 +32,7 @@ int hpack_repeat_worth_inserting(struct hpack_repeat_memory *m, unsigned record,
         if (!seen)
             return 0;
     }
-    if (++r->inserts >= REPEAT_HALVE_AT) {
-        r->inserts /= 2;
-        r->hits /= 2;
-    }
+    r->inserts++;
+    hpack_repeat_age(r);
     return 1;
 }

@@ -37,16 +37,21 @@ struct hpack_repeat_memory {
  * for the other calls. A hashed slot that held another name starts afresh. */
 unsigned hpack_repeat_record(struct hpack_repeat_memory *m, int token, const uint8_t *name, size_t name_len);
 
+static inline void hpack_repeat_age(struct hpack_name_record *r)
+{
+    if (r->hits >= REPEAT_HALVE_AT || r->inserts >= REPEAT_HALVE_AT) {
+        r->inserts /= 2;
+        r->hits /= 2;
+    }
+}
+
 /* A field with a recorded name was found in the dynamic table. The record is
  * the one its entry was inserted under, which a later name may have taken
  * over: a rare hit credited to the wrong name. */
 static inline void hpack_repeat_hit(struct hpack_repeat_memory *m, unsigned record)
 {
-    struct hpack_name_record *r = &m->names[record];
-    if (++r->hits >= REPEAT_HALVE_AT) {
-        r->inserts /= 2;
-        r->hits /= 2;
-    }
+    m->names[record].hits++;
+    hpack_repeat_age(&m->names[record]);
 }
 
 /* Whether a field that may be inserted is worth it; if so, counts the insert. */
