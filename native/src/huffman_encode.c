@@ -7,8 +7,8 @@
 #include "huffman_endian.h"
 #include "huffman_tables.h"
 
-/* Input that lets a run of pair lookups go unchecked: a run stops once 64 bits
- * are gathered, and pairs take at least 10 bits, so it reads at most 7 pairs. */
+/* Input that lets a pass of pair lookups go unchecked: a pass stops once 64
+ * bits are gathered, and pairs take at least 10 bits, so it reads at most 7 pairs. */
 #define FAST_INPUT 14
 
 static inline const struct huffman_pair *pair_at(const uint8_t *src)
@@ -83,10 +83,42 @@ static inline void append(struct word_writer *w, uint32_t code, unsigned len)
         w->acc |= (uint64_t)code << w->spare;
 }
 
+/* One unchecked pass: pairs while they fit, then the word the next one
+ * completes. Reads at most FAST_INPUT bytes and stores at most one word:
+ * after a store at least 32 bits are free, and a pass gathers no more than
+ * one more code before it ends. */
+static inline __attribute__((always_inline)) const uint8_t *pass(struct word_writer *w, const uint8_t *src)
+{
+    const struct huffman_pair *p;
+    /* Two pairs a round, so the input pointer moves once per round. */
+    for (;;) {
+        p = pair_at(src);
+        if (__builtin_sub_overflow(w->spare, p->len, &w->spare))
+            break;
+        w->acc |= (uint64_t)p->code << w->spare;
+        p = pair_at(src + 2);
+        if (__builtin_sub_overflow(w->spare, p->len, &w->spare)) {
+            src += 2;
+            break;
+        }
+        w->acc |= (uint64_t)p->code << w->spare;
+        src += 4;
+    }
+    if (p->len != HUFFMAN_PAIR_INVALID) {
+        store_word(w, p->code, ~w->spare);
+    } else {
+        /* Over 32 bits: one code at a time, each at most 30 bits. */
+        w->spare += HUFFMAN_PAIR_INVALID;
+        append(w, huffman_codes[src[0]].code, huffman_codes[src[0]].len);
+        append(w, huffman_codes[src[1]].code, huffman_codes[src[1]].len);
+    }
+    return src + 2;
+}
+
 ssize_t hpack_huffman_encode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap)
 {
-    const uint8_t *src_end, *fast_src_end;
-    uint8_t *out_end, *fast_out_end;
+    const uint8_t *src_end;
+    uint8_t *out_end;
     struct word_writer w = { 0, 63, dst };
     struct huffman_bitwriter tail;
     int r;
@@ -94,36 +126,19 @@ ssize_t hpack_huffman_encode(const uint8_t *src, size_t len, uint8_t *dst, size_
         return 0;
     src_end = src + len;
     out_end = dst + cap;
-    /* Bounds of the unchecked passes: FAST_INPUT bytes to read, one word to store. */
-    fast_src_end = len >= FAST_INPUT ? src_end - FAST_INPUT + 1 : src;
-    fast_out_end = cap >= 8 ? out_end - 8 + 1 : dst;
-    /* Each pass stores at most one word: after a store at least 32 bits are
-     * free, and a pass gathers no more than one more code before it ends. */
-    while (src < fast_src_end && w.out < fast_out_end) {
-        const struct huffman_pair *p;
-        /* Two pairs a round, so the input pointer moves once per round. */
-        for (;;) {
-            p = pair_at(src);
-            if (__builtin_sub_overflow(w.spare, p->len, &w.spare))
-                break;
-            w.acc |= (uint64_t)p->code << w.spare;
-            p = pair_at(src + 2);
-            if (__builtin_sub_overflow(w.spare, p->len, &w.spare)) {
-                src += 2;
-                break;
-            }
-            w.acc |= (uint64_t)p->code << w.spare;
-            src += 4;
+    /* Unchecked passes, two per test of the bounds while there is room for
+     * two, then one. */
+    if (len >= 2 * FAST_INPUT && cap >= 16) {
+        const uint8_t *last_src = src_end - 2 * FAST_INPUT, *last_out = out_end - 16;
+        while (src <= last_src && w.out <= last_out) {
+            src = pass(&w, src);
+            src = pass(&w, src);
         }
-        if (p->len != HUFFMAN_PAIR_INVALID) {
-            store_word(&w, p->code, ~w.spare);
-        } else {
-            /* Over 32 bits: one code at a time, each at most 30 bits. */
-            w.spare += HUFFMAN_PAIR_INVALID;
-            append(&w, huffman_codes[src[0]].code, huffman_codes[src[0]].len);
-            append(&w, huffman_codes[src[1]].code, huffman_codes[src[1]].len);
-        }
-        src += 2;
+    }
+    if (len >= FAST_INPUT && cap >= 8) {
+        const uint8_t *last_src = src_end - FAST_INPUT, *last_out = out_end - 8;
+        while (src <= last_src && w.out <= last_out)
+            src = pass(&w, src);
     }
     /* The rest, a pair (or the odd byte) at a time with the input checked,
      * while the words fit the output. */
