@@ -234,8 +234,10 @@ static size_t encode_learning_run(struct hpack_encoder *enc, uint8_t *out, size_
             unsigned k;
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
             k = (unsigned)(x % 5000);
-            snprintf(names[i], sizeof names[i], "x-name-%u", k % 97);
-            snprintf(values[i], sizeof values[i], "value-%u", k % (i < 4 ? 13 : 4999));
+            /* Names whose values repeat, and more names than hashed records
+             * whose values mostly do not. */
+            snprintf(names[i], sizeof names[i], i < 4 ? "x-hot-%u" : "x-cold-%u", k % (i < 4 ? 10 : 40));
+            snprintf(values[i], sizeof values[i], "value-%u", k % (i < 4 ? 13 : 600));
             f[i] = (struct hpack_header){ (const uint8_t *)names[i], strlen(names[i]),
                                           (const uint8_t *)values[i], strlen(values[i]), 0 };
         }
