@@ -7,9 +7,9 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { Encoder, Decoder } = require('../native');
+const { Encoder, Decoder } = require('../../native');
 
-const corpus = path.resolve(__dirname, '..', '..', 'shared', 'hpack-test-case', 'raw-data');
+const corpus = path.resolve(__dirname, '..', '..', '..', 'shared', 'hpack-test-case', 'raw-data');
 
 function skipReason() {
   if (!fs.existsSync(corpus)) return `HPACK corpus not found at ${corpus} (../shared is absent)`;
