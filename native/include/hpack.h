@@ -94,10 +94,12 @@ struct hpack_header {
  *                       that are never indexed (below), fields larger than the
  *                       table, which could never fit, and fields unlikely to
  *                       repeat, whose entries would only evict entries that do:
- *                       content-length and age values, and fields of a name
- *                       whose entries this encoder has seen reused less than
- *                       twice per insert, unless the same field came recently
- *                       (learnt per connection, deterministically).
+ *                       content-length and age values, and, after four
+ *                       inserts, fields of a name whose entries this encoder
+ *                       has seen reused less than twice per insert, unless the
+ *                       same field came recently (learnt per encoder, from
+ *                       fixed-seed fingerprints, so the same input always
+ *                       gives the same output; see repeat_memory.h).
  *                       HPACK_ENCODER_FIXED_RULES replaces the learning by the
  *                       paper's fixed list of volatile fields: :path,
  *                       content-length, content-location, etag, set-cookie and
