@@ -14,7 +14,7 @@ const { QpackEncoder, QpackDecoder } = require('./qpack');
 
 const { invalid, checkSize, checkOptions, checkBytes } = argumentChecks('ERR_HPACK_INVALID_ARGUMENT');
 const INDEXING = { none: 0, static: 1, linear: 2 };
-const MAX_TABLE_SIZE = 1 << 24;
+const MAX_TABLE_SIZE = addon.maxTableSize; // HPACK_MAX_TABLE_SIZE
 
 function toBytes(input) {
   if (typeof input === 'string') return Buffer.from(input, 'utf8');

@@ -10,7 +10,7 @@ const { encoderFlags, FieldPacker } = require('./js/fields');
 const { intoSlab } = require('./js/slab');
 
 const { invalid, checkSize, checkOptions, checkBytes } = argumentChecks('ERR_QPACK_INVALID_ARGUMENT');
-const MAX_TABLE_CAPACITY = 1 << 24; // HPACK_MAX_TABLE_SIZE
+const MAX_TABLE_CAPACITY = addon.maxTableSize; // HPACK_MAX_TABLE_SIZE
 const MAX_STREAM_ID = 0xffffffff; // the C core's integers are 32-bit
 
 class QpackEncoder {

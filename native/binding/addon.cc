@@ -8,6 +8,8 @@
 #include <napi.h>
 
 #include "decoder_wrap.h"
+#include "export_property.h"
+#include "hpack.h"
 #include "encoder_wrap.h"
 #include "huffman_wrap.h"
 #include "qpack_decoder_wrap.h"
@@ -16,10 +18,11 @@
 
 namespace {
 
-Napi::Object Init(Napi::Env, Napi::Object exports)
+Napi::Object Init(Napi::Env env, Napi::Object exports)
 {
     if (ExportHuffman(exports) && ExportEncoder(exports) && ExportDecoder(exports) && ExportStaticTable(exports) &&
-        ExportQpackEncoder(exports) && ExportQpackDecoder(exports))
+        ExportQpackEncoder(exports) && ExportQpackDecoder(exports) &&
+        ExportProperty(exports, "maxTableSize", Napi::Number::New(env, HPACK_MAX_TABLE_SIZE)))
         return exports;
     return Napi::Object();
 }

@@ -97,11 +97,11 @@ Napi::Value TextString(Napi::Env env, const std::vector<char> &text)
 Decoder::Decoder(const Napi::CallbackInfo &info) : CoreWrap(info)
 {
     struct hpack_decoder_limits limits;
-    if (!GetUint32(info[0], kTableSizeMessage, &limits.max_table_size) ||
+    if (!GetUint32(info[0], kTableSizeMessage.c_str(), &limits.max_table_size) ||
         !GetUint32(info[1], "maxHeaderListSize must be a 32-bit unsigned integer", &limits.max_header_list_size) ||
         !GetUint32(info[2], "maxStringLength must be a 32-bit unsigned integer", &limits.max_string_length))
         return;
-    if (limits.max_table_size > (1u << 24)) {
+    if (limits.max_table_size > HPACK_MAX_TABLE_SIZE) {
         ThrowRangeError(info.Env(), kTableSizeMessage);
         return;
     }
@@ -136,7 +136,7 @@ Napi::Value Decoder::Decode(const Napi::CallbackInfo &info)
 Napi::Value Decoder::SetTableSize(const Napi::CallbackInfo &info)
 {
     uint32_t size;
-    if (GetUint32(info[0], kTableSizeMessage, &size))
+    if (GetUint32(info[0], kTableSizeMessage.c_str(), &size))
         ThrowResizeError(info.Env(), hpack_decoder_set_max_table_size(core_, size), "cannot resize the decoder's table");
     return Napi::Value();
 }

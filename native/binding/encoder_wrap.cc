@@ -30,12 +30,13 @@ private:
 Encoder::Encoder(const Napi::CallbackInfo &info) : CoreWrap(info)
 {
     uint32_t table_size, indexing, flags;
-    if (!GetUint32(info[0], kTableSizeMessage, &table_size) ||
+    if (!GetUint32(info[0], kTableSizeMessage.c_str(), &table_size) ||
         !GetUint32(info[1], "indexing must be 0, 1 or 2", &indexing) ||
         !GetUint32(info[2], "flags must be a 32-bit unsigned integer", &flags))
         return;
-    if (indexing > HPACK_INDEX_LINEAR || table_size > (1u << 24)) {
-        ThrowRangeError(info.Env(), "tableSize must be at most 16777216 and indexing 0, 1 or 2");
+    if (indexing > HPACK_INDEX_LINEAR || table_size > HPACK_MAX_TABLE_SIZE) {
+        ThrowRangeError(info.Env(),
+                        "tableSize must be at most " + std::to_string(HPACK_MAX_TABLE_SIZE) + " and indexing 0, 1 or 2");
         return;
     }
     Adopt(hpack_encoder_new(table_size, (enum hpack_indexing)indexing, flags), "cannot create encoder");
@@ -62,7 +63,7 @@ Napi::Value Encoder::Encode(const Napi::CallbackInfo &info)
 Napi::Value Encoder::SetTableSize(const Napi::CallbackInfo &info)
 {
     uint32_t size;
-    if (GetUint32(info[0], kTableSizeMessage, &size))
+    if (GetUint32(info[0], kTableSizeMessage.c_str(), &size))
         ThrowResizeError(info.Env(), hpack_encoder_set_table_size(core_, size), "cannot resize the encoder's table");
     return Napi::Value();
 }

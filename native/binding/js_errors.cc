@@ -122,7 +122,7 @@ bool GetUint32(Napi::Value value, const char *message, uint32_t *out, Codec code
     return true;
 }
 
-const char kTableSizeMessage[] = "tableSize must be an integer from 0 to 16777216";
+const std::string kTableSizeMessage = "tableSize must be an integer from 0 to " + std::to_string(HPACK_MAX_TABLE_SIZE);
 
 void ThrowResizeError(Napi::Env env, int rc, const char *what)
 {

@@ -62,7 +62,7 @@ bool GetInt32s(Napi::Value value, const char *what, int32_t **data, size_t *coun
 bool GetUint32(Napi::Value value, const char *message, uint32_t *out, Codec codec = Codec::kHpack);
 
 // Table sizes the core accepts: 0 to 16 MiB.
-extern const char kTableSizeMessage[];
+extern const std::string kTableSizeMessage;
 
 // Throws for the result of resizing a table, if it failed: a RangeError for a size the core
 // refuses, else an Error with the hpack_error's code. Nothing for HPACK_OK.

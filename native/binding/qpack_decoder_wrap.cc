@@ -92,8 +92,9 @@ QpackDecoder::QpackDecoder(const Napi::CallbackInfo &info) : CoreWrap(info)
         !GetUint32(info[4], "maxBlockedBytes must be a 32-bit unsigned integer", &s.max_blocked_bytes, Codec::kQpack))
         return;
     // The setting qpack_decoder_new refuses, so that its NULL means out of memory.
-    if (s.max_table_capacity > (1u << 24)) {
-        ThrowRangeError(info.Env(), "maxTableCapacity must be an integer from 0 to 16777216", Codec::kQpack);
+    if (s.max_table_capacity > HPACK_MAX_TABLE_SIZE) {
+        ThrowRangeError(info.Env(), "maxTableCapacity must be an integer from 0 to " + std::to_string(HPACK_MAX_TABLE_SIZE),
+                        Codec::kQpack);
         return;
     }
     Adopt(qpack_decoder_new(&s), "cannot create QPACK decoder");

@@ -45,8 +45,10 @@ QpackEncoder::QpackEncoder(const Napi::CallbackInfo &info) : CoreWrap(info)
         !GetUint32(info[3], "flags must be a 32-bit unsigned integer", &s.flags, Codec::kQpack))
         return;
     // The settings qpack_encoder_new refuses, so that its NULL means out of memory.
-    if (s.table_capacity > s.max_table_capacity || s.table_capacity > (1u << 24)) {
-        ThrowRangeError(info.Env(), "tableCapacity must be at most maxTableCapacity and 16777216", Codec::kQpack);
+    if (s.table_capacity > s.max_table_capacity || s.table_capacity > HPACK_MAX_TABLE_SIZE) {
+        ThrowRangeError(info.Env(),
+                        "tableCapacity must be at most maxTableCapacity and " + std::to_string(HPACK_MAX_TABLE_SIZE),
+                        Codec::kQpack);
         return;
     }
     Adopt(qpack_encoder_new(&s), "cannot create QPACK encoder");

@@ -8,7 +8,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const rfc = require('./rfc7541-examples');
+const appendixC = require('../../test/fixtures/rfc7541-appendix-c.json');
 
 // Config bytes, matching the tables in fuzz_decoder.c, fuzz_roundtrip.c and fuzz_qpack_decoder.c.
 const DECODER_TABLE_CONFIG = { 4096: 0, 256: 1, 65536: 3 };
@@ -190,15 +190,15 @@ function seedsFor(target, stories) {
   switch (target) {
     case 'decoder':
       return [
-        ...rfc.single.map((h) => decoderSeed(0, [hex(h)])),
-        ...rfc.sequences.map((s) => decoderSeed(DECODER_TABLE_CONFIG[s.tableSize], s.blocks.map(hex))),
+        ...appendixC.representations.map((r) => decoderSeed(0, [hex(r.wire)])),
+        ...appendixC.examples.map((e) => decoderSeed(DECODER_TABLE_CONFIG[e.tableSize], e.blocks.map((b) => hex(b.wire)))),
         ...wireStories.map((s) => {
           const large = s.cases.some((c) => (c.header_table_size ?? 4096) > 4096);
           return decoderSeed(DECODER_TABLE_CONFIG[large ? 65536 : 4096], s.cases.map((c) => hex(c.wire)));
         }),
       ];
     case 'huffman': {
-      const blocks = [...rfc.sequences.flatMap((s) => s.blocks), ...wireStories.flatMap((s) => s.cases.map((c) => c.wire))];
+      const blocks = [...appendixC.examples.flatMap((e) => e.blocks.map((b) => b.wire)), ...wireStories.flatMap((s) => s.cases.map((c) => c.wire))];
       const coded = blocks.flatMap((h) => huffmanStrings(hex(h)));
       const plain = stories.filter((s) => s.encoder === 'raw-data')
         .flatMap((s) => s.cases.flatMap((c) => headerPairs(c).map(([, v]) => Buffer.from(v))));

@@ -16,6 +16,7 @@
  * poisoned. */
 #include "fuzz_input.h"
 #include "hpack.h"
+#include "hpack_internal.h"
 
 static const uint32_t table_sizes[] = { 4096, 256, 0, 65536 };
 static const uint32_t list_sizes[] = { 1u << 20, 16384, 256, 64 };

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "fuzz_input.h"
 #include "hpack.h"
+#include "hpack_internal.h"
 
 typedef ssize_t (*decode_fn)(const uint8_t *, size_t, uint8_t *, size_t);
 

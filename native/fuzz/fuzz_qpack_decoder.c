@@ -20,6 +20,7 @@
  * capacity; no more streams are blocked than allowed. */
 #include "fuzz_input.h"
 #include "qpack.h"
+#include "qpack_internal.h"
 
 static const uint32_t capacities[] = { 4096, 256, 0, 65536 };
 static const uint32_t blocked_limits[] = { 100, 1, 0, 16 };

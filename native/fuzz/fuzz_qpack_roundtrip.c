@@ -24,6 +24,7 @@
 #include <string.h>
 #include "fuzz_input.h"
 #include "qpack.h"
+#include "qpack_internal.h"
 
 static const uint32_t capacities[] = { 4096, 256, 64, 0 };
 static const uint32_t blocked_limits[] = { 100, 1, 0, 4 };

@@ -8,6 +8,7 @@
  *                    updates are signalled and obeyed
  *   config bit  3    HPACK_ENCODER_INDEX_SHORT_COOKIES
  *   config bit  4    HPACK_ENCODER_INDEX_VOLATILE
+ *   config bit  5    HPACK_ENCODER_FIXED_RULES (else the linear encoder learns)
  *   header bit  0    HPACK_HEADER_NEVER_INDEXED
  *   header bit  1    the block ends after this header
  * The same header list is encoded with each indexing strategy, with and
@@ -18,6 +19,7 @@
 #include <string.h>
 #include "fuzz_input.h"
 #include "hpack.h"
+#include "hpack_internal.h"
 
 #define MAX_HEADERS 256
 
@@ -146,7 +148,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t config = fuzz_u8(&in);
     static const enum hpack_indexing strategies[] = { HPACK_INDEX_NONE, HPACK_INDEX_STATIC, HPACK_INDEX_LINEAR };
 
-    unsigned flags = (config & 8 ? HPACK_ENCODER_INDEX_SHORT_COOKIES : 0) | (config & 16 ? HPACK_ENCODER_INDEX_VOLATILE : 0);
+    unsigned flags = (config & 8 ? HPACK_ENCODER_INDEX_SHORT_COOKIES : 0) | (config & 16 ? HPACK_ENCODER_INDEX_VOLATILE : 0) |
+                     (config & 32 ? HPACK_ENCODER_FIXED_RULES : 0);
 
     parse(&in, &list);
     for (size_t s = 0; s < 3; s++) {

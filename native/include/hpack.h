@@ -36,28 +36,24 @@ const char *hpack_strerror(int err);
 
 /* ---- Huffman (RFC 7541 5.2, Appendix B) ---------------------------------- */
 
-/* Decode a Huffman-coded string. Fails with HPACK_ERR_HUFFMAN on EOS in the
- * string, padding over 7 bits or padding that is not all ones, and with
- * HPACK_ERR_BUFFER_TOO_SMALL when cap is too small. A decoded string is at most
- * len * 8 / 5 bytes long. */
+/* Decode a Huffman-coded string into dst. A decoded string is at most
+ * len * 8 / 5 bytes long. Returns the decoded length, or:
+ *   HPACK_ERR_HUFFMAN           EOS in the string, padding over 7 bits, or
+ *                               padding that is not all ones
+ *   HPACK_ERR_BUFFER_TOO_SMALL  the decoded string is longer than cap
+ * Errors are reported in string order: the first problem met wins. */
 ssize_t hpack_huffman_decode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
 
 /* Encode src with the HPACK Huffman code, padding with the high bits of EOS.
- * Needs cap >= hpack_huffman_encoded_length(src, len), else HPACK_ERR_BUFFER_TOO_SMALL. */
+ * Returns the encoded length, or:
+ *   HPACK_ERR_BUFFER_TOO_SMALL  cap < hpack_huffman_encoded_length(src, len)
+ *                               (dst may have been written up to cap) */
 ssize_t hpack_huffman_encode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
 
 /* The exact number of bytes hpack_huffman_encode writes for src. */
 size_t hpack_huffman_encoded_length(const uint8_t *src, size_t len);
 
-/* Baselines, kept for differential tests and benchmarks: the classic 4-bit
- * state-machine decoder, a bit-by-bit tree walk, and a byte-at-a-time encoder.
- * Same contracts as the functions above. */
-ssize_t hpack_huffman_decode_4bit(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
-ssize_t hpack_huffman_decode_bitwise(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
-ssize_t hpack_huffman_encode_bytewise(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
-
 /* ---- Codec (integers, strings, tables, encoder, decoder) ------------------ */
-/* HPACK_CODEC_API: declared below by the codec. */
 
 /* One header field. For the encoder, the strings are the caller's bytes (header
  * names must already be lower case, as HTTP/2 requires). For the decoder, the
@@ -79,6 +75,12 @@ struct hpack_header {
 /* The default SETTINGS_HEADER_TABLE_SIZE (RFC 7540 6.5.2). */
 #define HPACK_DEFAULT_TABLE_SIZE 4096u
 
+/* The largest dynamic table (HPACK) or table capacity (QPACK) the core sets
+ * up; larger sizes are refused rather than allocated (a table keeps a byte
+ * ring of twice its size). A peer may allow more, but a bigger table gains
+ * nothing. The Node binding exports it as maxTableSize. */
+#define HPACK_MAX_TABLE_SIZE (1u << 24)
+
 /* Encoding strategies, named after Yamamoto, Tsujikawa and Oku, "Exploring HTTP/2
  * Header Compression" (CFI'17):
  *   HPACK_INDEX_NONE    "Naive": every field is a literal without indexing with a
@@ -90,14 +92,21 @@ struct hpack_header {
  *                       either is indexed, others are literals with incremental
  *                       indexing (name by index when possible), except fields
  *                       that are never indexed (below), fields larger than the
- *                       table, which could never fit, and volatile fields:
- *                       :path, content-length, content-location, etag,
- *                       set-cookie and age, whose values rarely repeat, so
- *                       indexing them would only evict entries that do (the
- *                       paper's reference encoder, haskell-http2, skips all
- *                       but age; nghttp2 skips age too).
- *                       HPACK_ENCODER_INDEX_VOLATILE indexes them too, as the
- *                       RFC 7541 Appendix C examples do.
+ *                       table, which could never fit, and fields unlikely to
+ *                       repeat, whose entries would only evict entries that do:
+ *                       content-length and age values, and, after four
+ *                       inserts, fields of a name whose entries this encoder
+ *                       has seen reused less than twice per insert, unless the
+ *                       same field came recently (learnt per encoder, from
+ *                       fixed-seed fingerprints, so the same input always
+ *                       gives the same output; see repeat_memory.h).
+ *                       HPACK_ENCODER_FIXED_RULES replaces the learning by the
+ *                       paper's fixed list of volatile fields: :path,
+ *                       content-length, content-location, etag, set-cookie and
+ *                       age (its reference encoder, haskell-http2, skips all but
+ *                       age; nghttp2 skips age too).
+ *                       HPACK_ENCODER_INDEX_VOLATILE indexes every field that
+ *                       may be indexed, as the RFC 7541 Appendix C examples do.
  * Each strategy with HPACK_ENCODER_HUFFMAN is the paper's "H" variant: a string is
  * Huffman-coded unless that would be longer than its plain octets (a tie goes
  * to Huffman, as in RFC 7541 C.6.2).
@@ -105,8 +114,9 @@ struct hpack_header {
  * authorization, and cookie values under 20 bytes (guessable by brute force
  * through the compression ratio); they are sent as "never indexed" literals.
  * The paper's strategies have no cookie rule: HPACK_ENCODER_INDEX_SHORT_COOKIES
- * turns it off to reproduce them (a short cookie then costs one byte less,
- * since index 32 needs two bytes under the never-indexed 4-bit prefix). */
+ * turns it off (a short cookie then costs one byte less, since index 32 needs
+ * two bytes under the never-indexed 4-bit prefix); with
+ * HPACK_ENCODER_FIXED_RULES as well, the strategies are exactly the paper's. */
 enum hpack_indexing {
     HPACK_INDEX_NONE = 0,
     HPACK_INDEX_STATIC = 1,
@@ -115,6 +125,7 @@ enum hpack_indexing {
 #define HPACK_ENCODER_HUFFMAN 1u
 #define HPACK_ENCODER_INDEX_SHORT_COOKIES 2u
 #define HPACK_ENCODER_INDEX_VOLATILE 4u
+#define HPACK_ENCODER_FIXED_RULES 8u
 
 /* A sentence describing an error code, for messages ("index 0 or past the tables"). */
 const char *hpack_error_description(int err);
@@ -123,31 +134,29 @@ struct hpack_encoder;
 
 /* table_size is the dynamic table size both ends start with (the peer's
  * SETTINGS_HEADER_TABLE_SIZE; 4096 by default), so it is not signalled. Returns
- * NULL when out of memory or on an invalid indexing value. */
+ * NULL when out of memory, on an invalid indexing value, or when table_size is
+ * over HPACK_MAX_TABLE_SIZE. */
 struct hpack_encoder *hpack_encoder_new(uint32_t table_size, enum hpack_indexing indexing, unsigned flags);
 void hpack_encoder_free(struct hpack_encoder *enc);
 
 /* Change the encoder's dynamic table size (at most what the peer allows). The
  * change is signalled at the start of the next block: the smallest size set
- * since the last block, then the final one when they differ (RFC 7541 4.2). */
+ * since the last block, then the final one when they differ (RFC 7541 4.2).
+ * Returns HPACK_OK, or:
+ *   HPACK_ERR_INVALID_ARGUMENT  table_size over HPACK_MAX_TABLE_SIZE
+ *   HPACK_ERR_NOMEM             no memory for a larger table (nothing changed) */
 int hpack_encoder_set_table_size(struct hpack_encoder *enc, uint32_t table_size);
 
 /* An upper bound on what hpack_encoder_encode writes for these headers. */
 size_t hpack_encoder_bound(const struct hpack_encoder *enc, const struct hpack_header *headers, size_t count);
 
-/* Encode one header block. Needs cap >= hpack_encoder_bound(...); a smaller cap
- * fails with HPACK_ERR_BUFFER_TOO_SMALL before the encoder's state changes, so
- * the caller can retry with a larger buffer. Returns the number of bytes written. */
+/* Encode one header block. Returns the number of bytes written, or:
+ *   HPACK_ERR_BUFFER_TOO_SMALL  cap < hpack_encoder_bound(...), found before the
+ *                               encoder's state changes, so the caller can
+ *                               retry with a larger buffer
+ *   HPACK_ERR_INVALID_ARGUMENT  enc or dst NULL, or headers NULL with count > 0 */
 ssize_t hpack_encoder_encode(struct hpack_encoder *enc, const struct hpack_header *headers, size_t count,
                              uint8_t *dst, size_t cap);
-
-/* Current dynamic table: number of entries and size (sum of name + value + 32). */
-size_t hpack_encoder_table_len(const struct hpack_encoder *enc);
-size_t hpack_encoder_table_size(const struct hpack_encoder *enc);
-
-/* Entry i of the encoder's dynamic table (1 = newest), for tests and tools.
- * Returns HPACK_OK, or HPACK_ERR_INDEX when there is no such entry. */
-int hpack_encoder_table_entry(const struct hpack_encoder *enc, size_t i, struct hpack_header *out);
 
 struct hpack_decoder;
 
@@ -161,26 +170,39 @@ struct hpack_decoder_limits {
  * decode returns that value and the decoder is poisoned. */
 typedef int (*hpack_header_cb)(void *ctx, const struct hpack_header *header);
 
+/* NULL when out of memory, or when limits is NULL or its max_table_size is
+ * over HPACK_MAX_TABLE_SIZE. */
 struct hpack_decoder *hpack_decoder_new(const struct hpack_decoder_limits *limits);
 void hpack_decoder_free(struct hpack_decoder *dec);
 
 /* Change the protocol limit once the peer has acknowledged our new
  * SETTINGS_HEADER_TABLE_SIZE. A limit below the table's current maximum
- * shrinks the table at once; the peer's encoder then owes us a size update. */
+ * shrinks the table at once; the peer's encoder then owes us a size update.
+ * Returns HPACK_OK, or:
+ *   HPACK_ERR_INVALID_ARGUMENT  max_table_size over HPACK_MAX_TABLE_SIZE
+ *   HPACK_ERR_NOMEM             no memory for a larger table (nothing changed) */
 int hpack_decoder_set_max_table_size(struct hpack_decoder *dec, uint32_t max_table_size);
 
 /* Decode one complete header block, calling cb for each header. Returns the
- * number of headers, or a negative enum hpack_error. After any failure the
- * decoder's table no longer matches the peer's, so every later call returns
- * HPACK_ERR_POISONED (the connection must be closed with COMPRESSION_ERROR). */
+ * number of headers, or:
+ *   HPACK_ERR_HUFFMAN                invalid Huffman string (see hpack_huffman_decode)
+ *   HPACK_ERR_INTEGER                integer over 32 bits or over-long encoding
+ *   HPACK_ERR_INDEX                  index 0 or past the static and dynamic tables
+ *   HPACK_ERR_TABLE_SIZE             size update above the limit, after a field,
+ *                                    more than two in a row, or missing when the
+ *                                    limit fell below the table's size
+ *   HPACK_ERR_TRUNCATED              the block ends inside a representation
+ *   HPACK_ERR_HEADER_LIST_TOO_LARGE  the list exceeds max_header_list_size
+ *   HPACK_ERR_STRING_TOO_LONG        a name or value exceeds max_string_length
+ *   HPACK_ERR_NOMEM                  no memory for the block's decoded strings
+ *   HPACK_ERR_POISONED               an earlier call failed
+ *   HPACK_ERR_INVALID_ARGUMENT       dec or cb NULL, or src NULL with len > 0
+ *   any non-zero value cb returned
+ * After any failure the decoder's table no longer matches the peer's, so every
+ * later call returns HPACK_ERR_POISONED (the connection must be closed with
+ * COMPRESSION_ERROR). */
 ssize_t hpack_decoder_decode(struct hpack_decoder *dec, const uint8_t *src, size_t len,
                              hpack_header_cb cb, void *ctx);
-
-size_t hpack_decoder_table_len(const struct hpack_decoder *dec);
-size_t hpack_decoder_table_size(const struct hpack_decoder *dec);
-
-/* Entry i of the decoder's dynamic table (1 = newest); as for the encoder. */
-int hpack_decoder_table_entry(const struct hpack_decoder *dec, size_t i, struct hpack_header *out);
 
 #ifdef __cplusplus
 }

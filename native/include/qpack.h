@@ -165,11 +165,6 @@ int qpack_decoder_cancel_stream(struct qpack_decoder *dec, uint64_t stream_id);
 size_t qpack_decoder_stream_pending(const struct qpack_decoder *dec);
 size_t qpack_decoder_read_stream(struct qpack_decoder *dec, uint8_t *dst, size_t cap);
 
-uint64_t qpack_decoder_insert_count(const struct qpack_decoder *dec);
-size_t qpack_decoder_blocked_streams(const struct qpack_decoder *dec);
-/* Entry with absolute index abs, for tests and tools: HPACK_OK or HPACK_ERR_INDEX. */
-int qpack_decoder_table_entry(const struct qpack_decoder *dec, uint64_t abs, struct hpack_header *out);
-size_t qpack_decoder_table_size(const struct qpack_decoder *dec);
 const char *qpack_decoder_error_reason(const struct qpack_decoder *dec);
 
 #ifdef __cplusplus

@@ -8,6 +8,7 @@ const NEVER_INDEXED = 1; // HPACK_HEADER_NEVER_INDEXED
 const ENCODER_HUFFMAN = 1; // HPACK_ENCODER_HUFFMAN
 const ENCODER_INDEX_SHORT_COOKIES = 2; // HPACK_ENCODER_INDEX_SHORT_COOKIES
 const ENCODER_INDEX_VOLATILE = 4; // HPACK_ENCODER_INDEX_VOLATILE
+const ENCODER_FIXED_RULES = 8; // HPACK_ENCODER_FIXED_RULES
 
 // The addon's HPACK_ENCODER_* flags for an encoder's options.
 function encoderFlags({
@@ -15,14 +16,20 @@ function encoderFlags({
   // Cookies under 20 bytes are never indexed (they could be guessed through
   // the compression ratio); false reproduces the paper's strategies exactly.
   neverIndexShortCookies = true,
-  // :path, content-length, content-location, etag, set-cookie and age values
-  // rarely repeat, so they are not indexed unless this is true.
+  // Fields unlikely to repeat are not indexed unless this is true: see
+  // learnRepeats.
   indexVolatileFields = false,
+  // The HPACK linear encoder learns which names' entries get reused and stops
+  // inserting fields of the others unless they came recently; false uses the
+  // paper's fixed list instead (:path, content-length, content-location,
+  // etag, set-cookie and age values are never indexed).
+  learnRepeats = true,
 }) {
   return (
     (huffman ? ENCODER_HUFFMAN : 0) |
     (neverIndexShortCookies ? 0 : ENCODER_INDEX_SHORT_COOKIES) |
-    (indexVolatileFields ? ENCODER_INDEX_VOLATILE : 0)
+    (indexVolatileFields ? ENCODER_INDEX_VOLATILE : 0) |
+    (learnRepeats ? 0 : ENCODER_FIXED_RULES)
   );
 }
 

@@ -6,6 +6,7 @@
 #include "integer.h"
 #include "static_table.h"
 #include "string_literal.h"
+#include "hpack_internal.h"
 
 
 struct hpack_decoder {
@@ -76,7 +77,7 @@ int hpack_decoder_table_entry(const struct hpack_decoder *dec, size_t i, struct 
 }
 
 /* Name and value of static or dynamic index idx. */
-static int lookup(const struct hpack_decoder *dec, uint32_t idx, struct hpack_header *h)
+static inline int lookup(const struct hpack_decoder *dec, uint32_t idx, struct hpack_header *h)
 {
     if (idx == 0)
         return HPACK_ERR_INDEX;

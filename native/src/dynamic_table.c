@@ -80,6 +80,32 @@ int hpack_dyn_set_capacity(struct hpack_dyn_table *t, size_t capacity)
     return HPACK_OK;
 }
 
+/* memmove for the short strings most entries hold, without a library call:
+ * both ends are loaded before either is stored, so an overlap is safe. */
+static void move_bytes(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n > 16) {
+        memmove(dst, src, n);
+    } else if (n >= 8) {
+        uint64_t head, tail;
+        memcpy(&head, src, 8);
+        memcpy(&tail, src + n - 8, 8);
+        memcpy(dst, &head, 8);
+        memcpy(dst + n - 8, &tail, 8);
+    } else if (n >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, src, 4);
+        memcpy(&tail, src + n - 4, 4);
+        memcpy(dst, &head, 4);
+        memcpy(dst + n - 4, &tail, 4);
+    } else if (n > 0) {
+        uint8_t first = src[0], middle = src[n / 2], last = src[n - 1];
+        dst[0] = first;
+        dst[n / 2] = middle;
+        dst[n - 1] = last;
+    }
+}
+
 int hpack_dyn_insert(struct hpack_dyn_table *t, const uint8_t *name, size_t name_len, const uint8_t *value,
                      size_t value_len)
 {
@@ -95,11 +121,9 @@ int hpack_dyn_insert(struct hpack_dyn_table *t, const uint8_t *name, size_t name
     if (pos + n > 2 * t->capacity)
         pos = 0;
     /* A name taken from an entry just evicted may overlap the destination;
-     * memmove copes, and the value never comes from the table. */
-    if (name_len)
-        memmove(t->buf + pos, name, name_len);
-    if (value_len)
-        memcpy(t->buf + pos + name_len, value, value_len);
+     * move_bytes copes, and the value never comes from the table. */
+    move_bytes(t->buf + pos, name, name_len);
+    move_bytes(t->buf + pos + name_len, value, value_len);
     e = &t->entries[t->next_id & t->mask];
     e->off = (uint32_t)pos;
     e->name_len = (uint32_t)name_len;
@@ -108,19 +132,4 @@ int hpack_dyn_insert(struct hpack_dyn_table *t, const uint8_t *name, size_t name
     t->size += n + HPACK_ENTRY_OVERHEAD;
     t->tail = pos + n;
     return 1;
-}
-
-int hpack_dyn_entry_at(const struct hpack_dyn_table *t, size_t i, struct hpack_header *out)
-{
-    const struct hpack_dyn_entry *e;
-
-    if (i == 0 || i > hpack_dyn_len(t))
-        return HPACK_ERR_INDEX;
-    e = hpack_dyn_by_id(t, t->next_id - i);
-    out->name = hpack_dyn_name(t, e);
-    out->name_len = e->name_len;
-    out->value = hpack_dyn_value(t, e);
-    out->value_len = e->value_len;
-    out->flags = 0;
-    return HPACK_OK;
 }

@@ -13,10 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* Table sizes beyond this are refused rather than allocated (the byte ring is
- * twice the size); a peer may allow more, but a bigger table gains nothing. */
-#define HPACK_MAX_TABLE_SIZE (1u << 24)
+#include "hpack.h"
 
 /* Per-entry overhead counted by the table size (RFC 7541 4.1). */
 #define HPACK_ENTRY_OVERHEAD 32u
@@ -55,11 +52,6 @@ void hpack_dyn_set_max_size(struct hpack_dyn_table *t, size_t max_size);
 int hpack_dyn_insert(struct hpack_dyn_table *t, const uint8_t *name, size_t name_len, const uint8_t *value,
                      size_t value_len);
 
-struct hpack_header;
-
-/* Entry i (1 = newest) as a header, for the table_entry accessors. */
-int hpack_dyn_entry_at(const struct hpack_dyn_table *t, size_t i, struct hpack_header *out);
-
 static inline size_t hpack_dyn_len(const struct hpack_dyn_table *t)
 {
     return (size_t)(t->next_id - t->first_id);
@@ -90,6 +82,24 @@ static inline const uint8_t *hpack_dyn_name(const struct hpack_dyn_table *t, con
 static inline const uint8_t *hpack_dyn_value(const struct hpack_dyn_table *t, const struct hpack_dyn_entry *e)
 {
     return t->buf + e->off + e->name_len;
+}
+
+/* Entry i (1 = newest) as a header: the decoder's indexed fields and the
+ * table_entry accessors. Inline, since the decoder calls it per field.
+ * Returns HPACK_OK, or HPACK_ERR_INDEX when there is no such entry. */
+static inline int hpack_dyn_entry_at(const struct hpack_dyn_table *t, size_t i, struct hpack_header *out)
+{
+    const struct hpack_dyn_entry *e;
+
+    if (i == 0 || i > hpack_dyn_len(t))
+        return HPACK_ERR_INDEX;
+    e = hpack_dyn_by_id(t, t->next_id - i);
+    out->name = hpack_dyn_name(t, e);
+    out->name_len = e->name_len;
+    out->value = hpack_dyn_value(t, e);
+    out->value_len = e->value_len;
+    out->flags = 0;
+    return HPACK_OK;
 }
 
 #endif

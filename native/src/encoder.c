@@ -5,8 +5,10 @@
 #include "header_index.h"
 #include "hpack.h"
 #include "integer.h"
+#include "repeat_memory.h"
 #include "static_table.h"
 #include "string_literal.h"
+#include "hpack_internal.h"
 
 
 /* Representation bits and prefix sizes (RFC 7541 6). */
@@ -23,9 +25,11 @@ struct hpack_encoder {
     int huffman;
     int index_short_cookies;
     int index_volatile;
+    int learn; /* skip fields whose entries are not reused (repeat_memory.h) */
     int size_update_pending;
     size_t smallest_pending_size; /* smallest size set since the last block */
     size_t announced_size;        /* the table size the peer's decoder will use */
+    struct hpack_repeat_memory repeats;
 };
 
 struct hpack_encoder *hpack_encoder_new(uint32_t table_size, enum hpack_indexing indexing, unsigned flags)
@@ -41,13 +45,14 @@ struct hpack_encoder *hpack_encoder_new(uint32_t table_size, enum hpack_indexing
     enc->huffman = (flags & HPACK_ENCODER_HUFFMAN) != 0;
     enc->index_short_cookies = (flags & HPACK_ENCODER_INDEX_SHORT_COOKIES) != 0;
     enc->index_volatile = (flags & HPACK_ENCODER_INDEX_VOLATILE) != 0;
+    enc->learn = indexing == HPACK_INDEX_LINEAR && !enc->index_volatile && !(flags & HPACK_ENCODER_FIXED_RULES);
     /* Only the linear strategy ever stores entries. */
     if (hpack_dyn_init(&enc->table, indexing == HPACK_INDEX_LINEAR ? table_size : 0) != HPACK_OK)
         goto fail;
     hpack_dyn_set_max_size(&enc->table, enc->table.capacity);
     enc->announced_size = table_size;
     /* The seed only spreads buckets; the heap address differs per encoder and run. */
-    enc->index.seed = (uint64_t)(uintptr_t)enc * 0x9e3779b97f4a7c15ull;
+    enc->index.seed = (uint64_t)(uintptr_t)enc * HPACK_HASH_K;
     if (hpack_index_build(&enc->index, &enc->table, enc->table.mask) != HPACK_OK)
         goto fail;
     return enc;
@@ -151,21 +156,30 @@ static uint8_t *encode_field(struct hpack_encoder *enc, uint8_t *p, const struct
         return write_literal(enc, p, never ? REP_NEVER_INDEXED : REP_WITHOUT_INDEXING, name_index, &h);
 
     key.token = token;
+    key.tag = 0; /* the name's record in enc->repeats, when learning */
     hpack_index_hash(&enc->index, &key, h.name, h.name_len, h.value, h.value_len);
     if (!never) {
         uint64_t id = hpack_index_find_pair(&enc->index, &enc->table, &key, h.name, h.name_len, h.value, h.value_len);
-        if (id)
+        if (id) {
+            if (enc->learn)
+                hpack_repeat_hit(&enc->repeats, hpack_index_tag(&enc->index, &enc->table, id));
             return p + hpack_int_encode(p, REP_INDEXED, 7,
                                         (uint32_t)(HPACK_STATIC_TABLE_LEN + hpack_dyn_index_of(&enc->table, id)));
+        }
     }
     if (token < 0) {
         uint64_t id = hpack_index_find_name(&enc->index, &enc->table, &key, h.name, h.name_len);
         if (id)
             name_index = HPACK_STATIC_TABLE_LEN + hpack_dyn_index_of(&enc->table, id);
     }
-    if (never || (!enc->index_volatile && hpack_field_is_volatile(token)) ||
-        h.name_len + h.value_len + HPACK_ENTRY_OVERHEAD > enc->table.max_size)
+    if (never || h.name_len + h.value_len + HPACK_ENTRY_OVERHEAD > enc->table.max_size ||
+        (enc->learn ? hpack_field_is_counter(token) : !enc->index_volatile && hpack_field_is_volatile(token)))
         return write_literal(enc, p, never ? REP_NEVER_INDEXED : REP_WITHOUT_INDEXING, name_index, &h);
+    if (enc->learn) {
+        key.tag = hpack_repeat_record(&enc->repeats, token, h.name, h.name_len);
+        if (!hpack_repeat_worth_inserting(&enc->repeats, key.tag, token, h.name, h.name_len, h.value, h.value_len))
+            return write_literal(enc, p, REP_WITHOUT_INDEXING, name_index, &h);
+    }
     p = write_literal(enc, p, REP_INCREMENTAL, name_index, &h);
     hpack_dyn_insert(&enc->table, h.name, h.name_len, h.value, h.value_len);
     hpack_index_add(&enc->index, &enc->table, &key);

@@ -1,6 +1,7 @@
-/* A fast seeded 64-bit hash for the encoder's reverse index. Reads words, not
- * bytes, so hashing costs a fraction of an instruction per header byte; the
- * per-encoder seed keeps peers from aiming collisions at one bucket. */
+/* A fast seeded 64-bit hash for the encoder's reverse index, and the byte
+ * comparison that confirms its matches. Both read words, not bytes, so they
+ * cost a fraction of an instruction per header byte; the per-encoder seed
+ * keeps peers from aiming collisions at one bucket. */
 #ifndef HPACK_HASH_H
 #define HPACK_HASH_H
 
@@ -21,10 +22,13 @@ static inline uint32_t hpack_load32(const uint8_t *p)
     return w;
 }
 
+#define HPACK_HASH_K 0x9e3779b97f4a7c15ull
+
+/* One word into the state: a multiply carries each bit of it into the bits
+ * above; hpack_hash's last shift brings the high bits back down. */
 static inline uint64_t hpack_mix(uint64_t h, uint64_t w)
 {
-    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 29);
+    return (h ^ w) * HPACK_HASH_K;
 }
 
 static inline uint64_t hpack_hash(const uint8_t *p, size_t n, uint64_t seed)
@@ -40,7 +44,22 @@ static inline uint64_t hpack_hash(const uint8_t *p, size_t n, uint64_t seed)
     } else if (n > 0) {
         h = hpack_mix(h, ((uint64_t)p[0] << 16) | ((uint64_t)p[n / 2] << 8) | p[n - 1]);
     }
-    return hpack_mix(h, h >> 32);
+    return h ^ (h >> 29); /* the bucket index takes the low bits */
+}
+
+/* a[0..n) == b[0..n), by words: header strings are short, and a library
+ * call would cost more than the comparison. */
+static inline int hpack_bytes_equal(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8)
+            if (hpack_load64(a + i) != hpack_load64(b + i))
+                return 0;
+        return hpack_load64(a + n - 8) == hpack_load64(b + n - 8);
+    }
+    if (n >= 4)
+        return hpack_load32(a) == hpack_load32(b) && hpack_load32(a + n - 4) == hpack_load32(b + n - 4);
+    return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
 #endif

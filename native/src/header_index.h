@@ -15,6 +15,7 @@ struct hpack_index_slot {
     uint64_t pair_hash;
     uint64_t name_hash;
     int token;          /* static-table token of the name, or -1 */
+    uint32_t tag;       /* the caller's, from the key it was added with */
 };
 
 struct hpack_header_index {
@@ -28,6 +29,7 @@ struct hpack_header_index {
 /* A header's hashes, computed once per header by hpack_index_hash. */
 struct hpack_index_key {
     int token;
+    uint32_t tag;       /* kept with the entry, for hpack_index_tag */
     uint64_t name_hash; /* only for token < 0 */
     uint64_t pair_hash;
 };
@@ -39,6 +41,21 @@ void hpack_index_free(struct hpack_header_index *ix);
 
 void hpack_index_hash(const struct hpack_header_index *ix, struct hpack_index_key *key, const uint8_t *name,
                       size_t name_len, const uint8_t *value, size_t value_len);
+
+/* The tag of the live entry with this id. */
+static inline uint32_t hpack_index_tag(const struct hpack_header_index *ix, const struct hpack_dyn_table *t, uint64_t id)
+{
+    return ix->slots[id & t->mask].tag;
+}
+
+/* A hash of (name, value) that does not depend on the seed, for decisions
+ * that must come out the same in every encoder: output depends only on input
+ * and settings. token is the name's static-table token, or -1. */
+uint64_t hpack_field_fingerprint(int token, const uint8_t *name, size_t name_len, const uint8_t *value,
+                                 size_t value_len);
+
+/* The same for a name alone. */
+uint64_t hpack_name_fingerprint(const uint8_t *name, size_t name_len);
 
 /* Record the table's newest entry, just inserted with this key. */
 void hpack_index_add(struct hpack_header_index *ix, const struct hpack_dyn_table *t, const struct hpack_index_key *key);

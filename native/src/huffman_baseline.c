@@ -6,6 +6,7 @@
 #include "hpack.h"
 #include "huffman_bitwriter.h"
 #include "huffman_tables.h"
+#include "hpack_internal.h"
 
 ssize_t hpack_huffman_decode_4bit(const uint8_t *src, size_t len, uint8_t *dst, size_t cap)
 {

@@ -22,20 +22,55 @@ struct bit_reader {
     const uint8_t *src, *end;
 };
 
-/* Leaves 56 to 63 bits, or all that is left of the input. The wide refill
- * is branch-free (Giesen's "variant 4"): load 8 bytes, keep whole bytes. */
+/* Leaves 56 to 63 bits: needs 8 input bytes. Branch-free (Giesen's "variant
+ * 4"): load 8 bytes, keep whole bytes. */
+static inline void refill_wide(struct bit_reader *in)
+{
+    in->buf |= huffman_load_be64(in->src) >> in->avail;
+    in->src += (63 - in->avail) >> 3;
+    in->avail |= 56;
+}
+
+/* The next n (1..7) input bytes, most significant first, at the top of a
+ * word: three loads at most, rather than one per byte. */
+static inline uint64_t load_be_partial(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    unsigned at = 64;
+    if (n & 4) {
+        uint32_t w;
+        memcpy(&w, p, 4);
+        at -= 32;
+        v |= (uint64_t)__builtin_bswap32(w) << at;
+        p += 4;
+    }
+    if (n & 2) {
+        at -= 16;
+        v |= (uint64_t)(p[0] << 8 | p[1]) << at;
+        p += 2;
+    }
+    if (n & 1)
+        v |= (uint64_t)p[0] << (at - 8);
+    return v;
+}
+
+/* Leaves 56 to 63 bits, or all that is left of the input. */
 static inline void refill(struct bit_reader *in)
 {
-    if (in->end - in->src >= 8) {
-        in->buf |= huffman_load_be64(in->src) >> in->avail;
-        in->src += (63 - in->avail) >> 3;
-        in->avail |= 56;
+    size_t left = (size_t)(in->end - in->src);
+    unsigned n;
+    if (left >= 8) {
+        refill_wide(in);
         return;
     }
-    while (in->avail < 56 && in->src < in->end) {
-        in->buf |= (uint64_t)*in->src++ << (56 - in->avail);
-        in->avail += 8;
-    }
+    n = (63 - in->avail) >> 3; /* whole bytes that fit */
+    if (n > left)
+        n = (unsigned)left;
+    if (n == 0)
+        return;
+    in->buf |= load_be_partial(in->src, n) >> in->avail;
+    in->src += n;
+    in->avail += 8 * n;
 }
 
 static inline void consume(struct bit_reader *in, unsigned bits)
@@ -45,27 +80,54 @@ static inline void consume(struct bit_reader *in, unsigned bits)
 }
 
 /* One lookup, no checks: all three symbol bytes are stored whatever the count,
- * which is cheaper than a branch. Returns the entry's meta. */
+ * which is cheaper than a branch. Returns the bits it took. */
 static inline unsigned lookup(struct bit_reader *in, uint8_t **out)
 {
     const struct huffman_decode_entry *e = &huffman_decode_table[in->buf >> 48];
-    unsigned meta = e->meta;
-    memcpy(*out, e, sizeof *e);
-    *out += HUFFMAN_DECODE_COUNT(meta);
-    consume(in, HUFFMAN_DECODE_BITS(meta));
-    return meta;
+    memcpy(*out, e->sym, 4);
+    *out += e->count;
+    consume(in, e->bits);
+    return e->bits;
 }
 
-/* Three lookups with no bit count or output checks: each takes at most 16
- * bits, so 48 available bits give each of them 16 real ones (a wide refill
- * leaves 56); the caller guarantees FAST_ROOM. A long code's entry consumes and emits nothing, so
- * meeting it again is harmless and one test at the end catches it. Returns 1
- * when the next code is over 16 bits. */
-static inline int three_lookups(struct bit_reader *in, uint8_t **out)
+/* The unchecked loop: while 8 input bytes can be loaded and FAST_ROOM bytes
+ * written, a wide refill and three lookups. Each lookup takes at most 16 bits,
+ * so the 56 bits of a refill give each of them 16 real ones. A long code's
+ * entry consumes and emits nothing, so meeting it again is harmless and one
+ * test after the third lookup catches it. Returns 1 at a long code, 0 at the
+ * bounds. The reader is copied into locals so it stays in registers. */
+static inline int run_fast(struct bit_reader *in, uint8_t **out, const uint8_t *src_end, const uint8_t *out_end)
 {
-    lookup(in, out);
-    lookup(in, out);
-    return lookup(in, out) == 0;
+    struct bit_reader r = *in;
+    uint8_t *o = *out;
+    int at_long_code = 0;
+    while (r.src < src_end && o < out_end) {
+        refill_wide(&r);
+        lookup(&r, &o);
+        lookup(&r, &o);
+        if (lookup(&r, &o) == 0) {
+            at_long_code = 1;
+            break;
+        }
+    }
+    *in = r;
+    *out = o;
+    return at_long_code;
+}
+
+/* Writes an entry's first count symbols, checking the room: all four bytes
+ * when there is room for them, which is cheaper than a copy of count bytes. */
+static inline int emit(const struct huffman_decode_entry *e, unsigned count, uint8_t **out, const uint8_t *out_end)
+{
+    size_t room = (size_t)(out_end - *out);
+    if (room >= 4)
+        memcpy(*out, e->sym, 4);
+    else if (room >= count)
+        memcpy(*out, e->sym, count);
+    else
+        return HPACK_ERR_BUFFER_TOO_SMALL;
+    *out += count;
+    return HPACK_OK;
 }
 
 /* Lookups while 16 bits are available, checking the output: near the end of
@@ -75,31 +137,28 @@ static int run_checked(struct bit_reader *in, uint8_t **out, const uint8_t *out_
 {
     while (in->avail >= 16) {
         const struct huffman_decode_entry *e = &huffman_decode_table[in->buf >> 48];
-        unsigned count = HUFFMAN_DECODE_COUNT(e->meta);
-        if (e->meta == 0)
+        if (e->bits == 0)
             return 1;
-        if ((size_t)(out_end - *out) < count)
+        if (emit(e, e->count, out, out_end) < 0)
             return HPACK_ERR_BUFFER_TOO_SMALL;
-        memcpy(*out, e->sym, count);
-        *out += count;
-        consume(in, HUFFMAN_DECODE_BITS(e->meta));
+        consume(in, e->bits);
     }
     return 0;
 }
 
-/* The symbol at the head of `in`, whose code is over 16 bits, through the 4-bit
- * state machine. Needs 30 bits in `in` unless the input is exhausted. Returns
- * the bits it takes, or 0 if it is EOS or the input ends inside it. */
-static unsigned long_code(const struct bit_reader *in, uint8_t *sym)
+/* The symbol at the head of the reader's bits, whose code is over 16 bits,
+ * through the 4-bit state machine. Needs 30 bits unless the input is
+ * exhausted. Returns the bits it takes, or 0 if it is EOS or the input ends
+ * inside it. Takes the bits by value so the reader can stay in registers. */
+static unsigned long_code(uint64_t window, unsigned avail, uint8_t *sym)
 {
-    uint64_t window = in->buf;
     unsigned state = 0;
     /* Every 30-bit path from the root meets a leaf: the code is complete. */
     for (unsigned used = 0;; used += 4, window <<= 4) {
         const struct huffman_fsm_entry *e = &huffman_fsm[state][window >> 60];
         if (e->flags & HUFFMAN_FSM_SYM) {
             used += e->bits;
-            if (used > in->avail || (e->flags & HUFFMAN_FSM_EOS))
+            if (used > avail || (e->flags & HUFFMAN_FSM_EOS))
                 return 0;
             *sym = e->sym;
             return used;
@@ -115,15 +174,16 @@ static int decode_tail(struct bit_reader *in, uint8_t **out, const uint8_t *out_
 {
     for (;;) {
         const struct huffman_decode_entry *e = &huffman_decode_table[(in->buf | ~UINT64_C(0) >> in->avail) >> 48];
-        unsigned count = 0, bits = 0;
-        while (count < HUFFMAN_DECODE_COUNT(e->meta) && bits + huffman_codes[e->sym[count]].len <= in->avail)
-            bits += huffman_codes[e->sym[count++]].len;
+        unsigned count = e->count, bits = e->bits;
+        if (bits > in->avail) { /* the last symbols reach into the ones: keep those that end in time */
+            count = bits = 0;
+            while (count < e->count && bits + huffman_codes[e->sym[count]].len <= in->avail)
+                bits += huffman_codes[e->sym[count++]].len;
+        }
         if (count == 0)
             return HPACK_OK;
-        if ((size_t)(out_end - *out) < count)
+        if (emit(e, count, out, out_end) < 0)
             return HPACK_ERR_BUFFER_TOO_SMALL;
-        for (unsigned i = 0; i < count; i++)
-            *(*out)++ = e->sym[i];
         consume(in, bits);
     }
 }
@@ -132,28 +192,29 @@ ssize_t hpack_huffman_decode(const uint8_t *src, size_t len, uint8_t *dst, size_
 {
     struct bit_reader in;
     uint8_t *out = dst;
-    const uint8_t *out_end;
+    const uint8_t *out_end, *fast_src_end, *fast_out_end;
     int r;
     if (len == 0) /* an empty string may come with NULL buffers */
         return 0;
     in = (struct bit_reader){ 0, 0, src, src + len };
     out_end = dst + cap;
+    /* Bounds of the unchecked passes: 8 bytes to load, FAST_ROOM bytes to write. */
+    fast_src_end = len >= 8 ? in.end - 8 + 1 : src;
+    fast_out_end = cap >= FAST_ROOM ? out_end - FAST_ROOM + 1 : dst;
     for (;;) {
         unsigned bits;
         uint8_t sym;
-        refill(&in);
-        if (in.avail >= 48 && out_end - out >= FAST_ROOM)
-            r = three_lookups(&in, &out);
-        else if (in.avail >= 16)
-            r = run_checked(&in, &out, out_end);
-        else
-            break; /* the input is exhausted */
-        if (r < 0)
-            return r;
-        if (r == 0)
-            continue;
+        if (!run_fast(&in, &out, fast_src_end, fast_out_end)) {
+            refill(&in);
+            if (in.avail < 16)
+                break; /* the input is exhausted */
+            if ((r = run_checked(&in, &out, out_end)) < 0)
+                return r;
+            if (r == 0)
+                continue;
+        }
         refill(&in); /* long_code needs the whole code */
-        if ((bits = long_code(&in, &sym)) == 0)
+        if ((bits = long_code(in.buf, in.avail, &sym)) == 0)
             return HPACK_ERR_HUFFMAN; /* EOS, or 16+ bits left: padding too long */
         if (out == out_end)
             return HPACK_ERR_BUFFER_TOO_SMALL;

@@ -88,7 +88,7 @@ static void sort_by_length(void)
  * its own share. Each index is written at most four times. */
 static void fill_decode(unsigned prefix, unsigned used, struct huffman_decode_entry e)
 {
-    unsigned count = HUFFMAN_DECODE_COUNT(e.meta);
+    unsigned count = e.count;
     unsigned first = prefix << (16 - used), n = 1u << (16 - used);
     for (unsigned i = 0; i < n; i++)
         huffman_decode_table[first + i] = e;
@@ -98,17 +98,18 @@ static void fill_decode(unsigned prefix, unsigned used, struct huffman_decode_en
         const struct huffman_code *c = &huffman_codes[by_length[k]];
         struct huffman_decode_entry next = e;
         next.sym[count] = by_length[k];
-        next.meta = (uint8_t)((used + c->len) | (count + 1) << 6);
+        next.count = (uint8_t)(count + 1);
+        next.bits = (uint8_t)(used + c->len);
         fill_decode(prefix << c->len | c->code, used + c->len, next);
     }
 }
 
 /* Indices no symbol starts are those beginning 0xfffe or 0xffff, a code over
- * 16 bits: the initial fill leaves them with meta 0. */
+ * 16 bits: the initial fill leaves them empty. */
 static void build_decode_table(void)
 {
     sort_by_length();
-    fill_decode(0, 0, (struct huffman_decode_entry){ { 0, 0, 0 }, 0 });
+    fill_decode(0, 0, (struct huffman_decode_entry){ { 0, 0, 0 }, 0, 0 });
 }
 
 static void build_pairs(void)
@@ -117,11 +118,11 @@ static void build_pairs(void)
         for (unsigned b = 0; b < 256; b++) {
             const uint8_t bytes[2] = { (uint8_t)a, (uint8_t)b };
             unsigned bits = huffman_codes[a].len + huffman_codes[b].len;
-            struct huffman_pair pair = { 0, HUFFMAN_PAIR_INVALID, (uint8_t)bits };
+            struct huffman_pair pair = { 0, HUFFMAN_PAIR_INVALID };
             uint16_t index;
             if (bits <= 32) {
                 pair.code = (uint32_t)((uint64_t)huffman_codes[a].code << huffman_codes[b].len | huffman_codes[b].code);
-                pair.len = (uint8_t)bits;
+                pair.len = bits;
             }
             memcpy(&index, bytes, sizeof index);
             huffman_pairs[index] = pair;

@@ -40,31 +40,29 @@ struct huffman_fsm_entry {
 };
 extern struct huffman_fsm_entry huffman_fsm[HUFFMAN_NODES][16];
 
-/* ---- Big decode table (LiteSpeed's) -----------------------------------------
+/* ---- Big decode table (LiteSpeed's layout, widened) ------------------------
  * Indexed by the next 16 input bits: the (up to 3) whole symbols they start
- * with. `meta` packs the bits those symbols take (low 6 bits) and their count
- * (high 2 bits); a shift by meta & 63 costs no masking on x86. The index ranges
- * 0xfffe-0xffff begin a code over 16 bits: their meta is 0, no symbol and no
- * bits consumed. */
-#define HUFFMAN_DECODE_BITS(meta) ((meta) & 63u)
-#define HUFFMAN_DECODE_COUNT(meta) ((meta) >> 6)
+ * with, how many there are and the bits they take. Count and bits have a byte
+ * each, so the decoder reads them with one load and no masking; the entry is
+ * padded to 8 bytes so an index is one scaled address. The index ranges
+ * 0xfffe-0xffff begin a code over 16 bits: no symbol and no bits there. */
 struct huffman_decode_entry {
     uint8_t sym[3];
-    uint8_t meta;
-};
+    uint8_t count;
+    uint8_t bits;
+} __attribute__((aligned(8)));
 extern struct huffman_decode_entry huffman_decode_table[1 << 16];
 
 /* ---- Pair encode table (LiteSpeed's) ----------------------------------------
  * Indexed by two input bytes as they lie in memory (a native-endian uint16_t
  * load): their two codes concatenated, right-aligned. Pairs longer than 32
  * bits have len HUFFMAN_PAIR_INVALID, which never fits the accumulator, so
- * one comparison covers "fits" and "valid". `bits` is the true length of
- * every pair, for hpack_huffman_encoded_length. */
+ * one comparison covers "fits" and "valid". len is a full word so the encoder
+ * can subtract it straight from memory. */
 #define HUFFMAN_PAIR_INVALID 64
 struct huffman_pair {
     uint32_t code;
-    uint8_t len;
-    uint8_t bits;
+    uint32_t len;
 };
 extern struct huffman_pair huffman_pairs[1 << 16];
 

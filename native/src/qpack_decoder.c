@@ -10,6 +10,7 @@
 #include "qpack_static_table.h"
 #include "qpack_wire.h"
 #include "string_literal.h"
+#include "qpack_internal.h"
 
 /* A section waiting for inserts: its field lines, after the prefix. */
 struct blocked_section {

@@ -17,7 +17,8 @@
  * acknowledges the insert before the field comes again. While this many
  * inserts are unacknowledged the bet is off: the decoder is not answering. */
 #define SPECULATIVE_INSERTS 8
-/* Fields recently seen, by pair hash, direct-mapped. */
+/* Fields recently seen, by fingerprint (hpack_field_fingerprint, so every
+ * encoder remembers and forgets the same ones), direct-mapped. */
 #define SEEN_SLOTS 256
 
 /* A field section that references the dynamic table and is not yet acknowledged. */
@@ -79,7 +80,7 @@ struct qpack_encoder *qpack_encoder_new(const struct qpack_encoder_settings *set
     if (!enc->dup_copy || hpack_dyn_init(&enc->table, settings->table_capacity) != HPACK_OK)
         goto fail;
     hpack_dyn_set_max_size(&enc->table, settings->table_capacity);
-    enc->index.seed = (uint64_t)(uintptr_t)enc * 0x9e3779b97f4a7c15ull;
+    enc->index.seed = (uint64_t)(uintptr_t)enc * HPACK_HASH_K;
     if (hpack_index_build(&enc->index, &enc->table, enc->table.mask) != HPACK_OK)
         goto fail;
     return enc;
@@ -230,13 +231,14 @@ static int is_draining(const struct qpack_encoder *enc, uint64_t id)
  * (see SPECULATIVE_INSERTS): only a small one seen before, while the decoder
  * keeps up, since a large entry in a small table evicts what the bet was about
  * before it pays. */
-static int worth_inserting(struct qpack_encoder *enc, const struct section *sec, const struct hpack_index_key *key,
-                           size_t entry_size)
+static int worth_inserting(struct qpack_encoder *enc, const struct section *sec, const struct hpack_header *h,
+                           int token, size_t entry_size)
 {
-    uint64_t *slot = &enc->seen[key->pair_hash % SEEN_SLOTS];
-    int repeats = *slot == key->pair_hash, small = entry_size <= enc->table.max_size / 4;
+    uint64_t fingerprint = hpack_field_fingerprint(token, h->name, h->name_len, h->value, h->value_len);
+    uint64_t *slot = &enc->seen[fingerprint % SEEN_SLOTS];
+    int repeats = *slot == fingerprint, small = entry_size <= enc->table.max_size / 4;
 
-    *slot = key->pair_hash;
+    *slot = fingerprint;
     if (sec->may_block)
         return small || repeats || entry_size <= enc->table.max_size - enc->table.size;
     return repeats && small && qpack_encoder_insert_count(enc) - enc->krc < SPECULATIVE_INSERTS;
@@ -359,6 +361,7 @@ static uint8_t *encode_field(struct qpack_encoder *enc, struct section *sec, uin
         return write_literal(enc, sec, p, &h, never, static_name, 0, 0);
 
     key.token = htoken;
+    key.tag = 0;
     hpack_index_hash(&enc->index, &key, h.name, h.name_len, h.value, h.value_len);
     if (!never)
         id = hpack_index_find_pair(&enc->index, &enc->table, &key, h.name, h.name_len, h.value, h.value_len);
@@ -370,7 +373,7 @@ static uint8_t *encode_field(struct qpack_encoder *enc, struct section *sec, uin
     if (static_name < 0 && htoken < 0)
         name_id = hpack_index_find_name(&enc->index, &enc->table, &key, h.name, h.name_len);
     if (!id && !never && (enc->index_volatile || !hpack_field_is_volatile(htoken)) &&
-        worth_inserting(enc, sec, &key, entry_size) && can_insert(enc, sec, entry_size)) {
+        worth_inserting(enc, sec, &h, htoken, entry_size) && can_insert(enc, sec, entry_size)) {
         uint64_t abs = insert(enc, &h, static_name, name_id, &key);
         if (sec->may_block)
             return write_indexed(sec, p, abs);

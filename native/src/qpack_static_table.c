@@ -1,5 +1,5 @@
 /* QPACK static table data and lookups; the data and the name switch are generated. */
-#include <string.h>
+#include "hash.h"
 #include "qpack_static_table.h"
 #include "generated/qpack_static_table.h"
 
@@ -14,7 +14,7 @@ int qpack_static_find_value(int token, const uint8_t *value, size_t len)
     const struct hpack_token_range *r = &qpack_token_lists[token];
     for (unsigned i = r->first; i < (unsigned)r->first + r->count; i++) {
         const struct hpack_static_entry *e = &qpack_static_table[qpack_token_indices[i]];
-        if (e->value_len == len && memcmp(e->value, value, len) == 0)
+        if (e->value_len == len && hpack_bytes_equal((const uint8_t *)e->value, value, len))
             return qpack_token_indices[i];
     }
     return -1;

@@ -1,22 +1,8 @@
 /* Static table data and lookups; the data and the name switch are generated. */
-#include <string.h>
 #include "static_table.h"
 #include "generated/static_table.h"
 
 int hpack_static_token(const uint8_t *name, size_t len)
 {
     return lookup_token(name, len);
-}
-
-unsigned hpack_static_find_value(int token, const uint8_t *value, size_t len)
-{
-    /* At most seven entries share a name (:status), so a scan of the range is
-     * cheaper than any map. */
-    const struct hpack_token_range *r = &hpack_token_ranges[token];
-    for (unsigned i = r->first; i < (unsigned)r->first + r->count; i++) {
-        const struct hpack_static_entry *e = &hpack_static_table[i - 1];
-        if (e->value_len == len && memcmp(e->value, value, len) == 0)
-            return i;
-    }
-    return 0;
 }

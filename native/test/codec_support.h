@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "hpack.h"
+#include "hpack_internal.h"
 
 /* Decode hex (spaces ignored) into out; returns the byte count. */
 size_t hex_decode(const char *hex, uint8_t *out, size_t cap);

@@ -4,6 +4,7 @@
 
 #include "codec_support.h"
 #include "qpack.h"
+#include "qpack_internal.h"
 
 /* A qpack_field_cb appending "name: value\n" per field and "-- <stream>\n" per section. */
 int collect_field(void *ctx, uint64_t stream_id, const struct hpack_header *field);

@@ -38,8 +38,48 @@ TEST(encoder_never_indexed_fields)
 
 TEST(encoder_volatile_fields)
 {
-    expect_hex(HPACK_INDEX_LINEAR, 0, ":path: /a\netag: x\n", "04022f610f130178");
+    expect_hex(HPACK_INDEX_LINEAR, HPACK_ENCODER_FIXED_RULES, ":path: /a\netag: x\n", "04022f610f130178");
     expect_hex(HPACK_INDEX_LINEAR, HPACK_ENCODER_INDEX_VOLATILE, ":path: /a\netag: x\n", "44022f61620178");
+    /* Learning: only counters are never indexed; other names start indexed. */
+    expect_hex(HPACK_INDEX_LINEAR, 0, "content-length: 1\nage: 1\n:path: /a\n", "0f0d01310f06013144022f61");
+    expect_hex(HPACK_INDEX_LINEAR, HPACK_ENCODER_INDEX_VOLATILE, "content-length: 1\n", "5c0131");
+}
+
+/* Encodes "name: value" alone and returns how many entries the table gained. */
+static size_t inserted(struct hpack_encoder *enc, const char *name, const char *value)
+{
+    struct hpack_header h = { (const uint8_t *)name, strlen(name), (const uint8_t *)value, strlen(value), 0 };
+    size_t before = hpack_encoder_table_len(enc);
+    uint8_t out[128];
+    CHECK(hpack_encoder_encode(enc, &h, 1, out, sizeof out) > 0);
+    return hpack_encoder_table_len(enc) - before;
+}
+
+TEST(encoder_learns_which_names_repeat)
+{
+    struct hpack_encoder *enc = hpack_encoder_new(4096, HPACK_INDEX_LINEAR, HPACK_ENCODER_HUFFMAN);
+    struct hpack_encoder *fixed = hpack_encoder_new(4096, HPACK_INDEX_LINEAR, HPACK_ENCODER_FIXED_RULES);
+    char value[16];
+
+    /* A name whose values never repeat: four inserts, no hit, then no more... */
+    for (int i = 0; i < 4; i++) {
+        snprintf(value, sizeof value, "id-%d", i);
+        CHECK_EQ_INT(inserted(enc, "x-request-id", value), 1);
+    }
+    CHECK_EQ_INT(inserted(enc, "x-request-id", "id-4"), 0);
+    /* ...unless the same field came recently. */
+    CHECK_EQ_INT(inserted(enc, "x-request-id", "id-4"), 1);
+    /* A name whose entries are reused stays indexed. */
+    for (int i = 0; i < 12; i++)
+        inserted(enc, "x-cache", i % 2 ? "HIT" : "MISS");
+    CHECK_EQ_INT(inserted(enc, "x-cache", "STALE"), 1);
+    /* The fixed rules insert whatever may be inserted. */
+    for (int i = 0; i < 8; i++) {
+        snprintf(value, sizeof value, "id-%d", i);
+        CHECK_EQ_INT(inserted(fixed, "x-request-id", value), 1);
+    }
+    hpack_encoder_free(enc);
+    hpack_encoder_free(fixed);
 }
 
 TEST(encoder_sensitive_flag_and_oversized_entries)
@@ -176,4 +216,54 @@ TEST(encoder_rejects_bad_arguments)
     CHECK_EQ_INT(hpack_encoder_set_table_size(enc, UINT32_MAX), HPACK_ERR_INVALID_ARGUMENT);
     CHECK_EQ_INT(hpack_encoder_encode(enc, NULL, 1, (uint8_t[64]){ 0 }, 64), HPACK_ERR_INVALID_ARGUMENT);
     hpack_encoder_free(enc);
+}
+
+/* Encodes a fixed run of blocks: fields of more names than the learning's
+ * hashed records hold, values repeating in a fixed pseudo-random order.
+ * Returns the bytes written to out. */
+static size_t encode_learning_run(struct hpack_encoder *enc, uint8_t *out, size_t cap)
+{
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    size_t len = 0;
+    char names[8][24], values[8][24];
+
+    for (int block = 0; block < 300; block++) {
+        struct hpack_header f[8];
+        ssize_t n;
+        for (size_t i = 0; i < 8; i++) {
+            unsigned k;
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            k = (unsigned)(x % 5000);
+            /* Names whose values repeat, and more names than hashed records
+             * whose values mostly do not. */
+            snprintf(names[i], sizeof names[i], i < 4 ? "x-hot-%u" : "x-cold-%u", k % (i < 4 ? 10 : 40));
+            snprintf(values[i], sizeof values[i], "value-%u", k % (i < 4 ? 13 : 600));
+            f[i] = (struct hpack_header){ (const uint8_t *)names[i], strlen(names[i]),
+                                          (const uint8_t *)values[i], strlen(values[i]), 0 };
+        }
+        n = hpack_encoder_encode(enc, f, 8, out + len, cap - len);
+        CHECK(n > 0);
+        len += n > 0 ? (size_t)n : 0;
+    }
+    return len;
+}
+
+/* The learning encoder's choices hang on fingerprints, never on its seeded
+ * hashes: two encoders (at two addresses) write the same bytes. */
+TEST(encoder_output_is_deterministic)
+{
+    enum { CAP = 1 << 20 };
+    struct hpack_encoder *first = hpack_encoder_new(4096, HPACK_INDEX_LINEAR, HPACK_ENCODER_HUFFMAN);
+    struct hpack_encoder *second = hpack_encoder_new(4096, HPACK_INDEX_LINEAR, HPACK_ENCODER_HUFFMAN);
+    uint8_t *a = malloc(CAP), *b = malloc(CAP);
+    size_t na = encode_learning_run(first, a, CAP), nb = encode_learning_run(second, b, CAP);
+
+    CHECK(na > 0);
+    CHECK_EQ_INT(nb, na);
+    if (nb == na)
+        CHECK_MEM(b, a, na);
+    hpack_encoder_free(first);
+    hpack_encoder_free(second);
+    free(a);
+    free(b);
 }

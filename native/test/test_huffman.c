@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include "hpack.h"
 #include "test.h"
+#include "hpack_internal.h"
+#include "huffman_tables.h"
+#include "rfc7541_appendix_c.h"
 
 typedef ssize_t (*coder_fn)(const uint8_t *, size_t, uint8_t *, size_t);
 
@@ -118,30 +121,15 @@ static size_t from_hex(const char *hex, uint8_t *out)
     return n;
 }
 
-/* RFC 7541 Appendix C.4 and C.6: Huffman-coded request and response strings. */
-static const struct { const char *plain, *hex; } rfc_strings[] = {
-    { "www.example.com", "f1e3c2e5f23a6ba0ab90f4ff" },
-    { "no-cache", "a8eb10649cbf" },
-    { "custom-key", "25a849e95ba97d7f" },
-    { "custom-value", "25a849e95bb8e8b4bf" },
-    { "302", "6402" },
-    { "307", "640eff" },
-    { "private", "aec3771a4b" },
-    { "Mon, 21 Oct 2013 20:13:21 GMT", "d07abe941054d444a8200595040b8166e082a62d1bff" },
-    { "Mon, 21 Oct 2013 20:13:22 GMT", "d07abe941054d444a8200595040b8166e084a62d1bff" },
-    { "https://www.example.com", "9d29ad171863c78f0b97c8e9ae82ae43d3" },
-    { "gzip", "9bd9ab" },
-    { "foo=ASDJKHQKBZXOQWEOPIUAXQWEOIU; max-age=3600; version=1",
-      "94e7821dd7f2e6c7b335dfdfcd5b3960d5af27087f3672c1ab270fb5291f9587316065c003ed4ee5b1063d5007" },
-};
-
 TEST(huffman_rfc7541_vectors)
 {
-    for (size_t i = 0; i < sizeof rfc_strings / sizeof rfc_strings[0]; i++) {
-        const uint8_t *plain = (const uint8_t *)rfc_strings[i].plain;
-        size_t plen = strlen(rfc_strings[i].plain);
+    /* RFC 7541 Appendix C.4 and C.6: Huffman-coded request and response strings. */
+    CHECK_EQ_INT(rfc7541_huffman_string_count, 12);
+    for (size_t i = 0; i < rfc7541_huffman_string_count; i++) {
+        const uint8_t *plain = (const uint8_t *)rfc7541_huffman_strings[i].plain;
+        size_t plen = strlen(rfc7541_huffman_strings[i].plain);
         uint8_t coded[64], out[64];
-        size_t clen = from_hex(rfc_strings[i].hex, coded);
+        size_t clen = from_hex(rfc7541_huffman_strings[i].hex, coded);
         CHECK_EQ_INT(hpack_huffman_encoded_length(plain, plen), clen);
         for (size_t e = 0; e < NENCODERS; e++) {
             CHECK_EQ_INT(run_exact(encoders[e].fn, plain, plen, clen, out), clen);
@@ -359,5 +347,108 @@ TEST(huffman_bench_inputs)
         }
         check_round_trip(data, len);
         free(data);
+    }
+}
+
+/* A bit string built from codes, for inputs no encoder would write; it can
+ * be cut back to any length and continued. */
+struct bitstring {
+    uint8_t bytes[4096];
+    size_t bits;
+};
+
+static void put_bits(struct bitstring *b, uint32_t code, unsigned len)
+{
+    while (len-- > 0) {
+        uint8_t mask = (uint8_t)(0x80 >> b->bits % 8);
+        if (code >> len & 1)
+            b->bytes[b->bits / 8] |= mask;
+        else
+            b->bytes[b->bits / 8] &= (uint8_t)~mask;
+        b->bits++;
+    }
+}
+
+/* Ones up to the byte boundary (valid padding); the byte count. */
+static size_t pad_ones(struct bitstring *b)
+{
+    while (b->bits % 8)
+        put_bits(b, 1, 1);
+    return b->bits / 8;
+}
+
+/* The decoders agree on src at every capacity from none to ample, and with
+ * ample room return `expect` (a length, or an error code). */
+static void check_decoders_agree_exactly(const uint8_t *src, size_t len, ssize_t expect, size_t plain_len)
+{
+    size_t ample = max_decoded(len) + 1;
+    uint8_t *out = xmalloc(ample);
+    CHECK_EQ_INT(run_exact(decoders[0].fn, src, len, ample, out), expect);
+    free(out);
+    for (size_t cap = plain_len > 3 ? plain_len - 3 : 0; cap <= plain_len + 1; cap++)
+        check_decoders_agree(src, len, cap);
+    check_decoders_agree(src, len, ample);
+}
+
+/* Every symbol, in shuffled order so long codes meet short ones at every bit
+ * offset, then each way a string can end: valid padding, EOS inside the
+ * string or at its end, padding of 8 bits or more, padding with a zero bit,
+ * and a long code cut short. The big-table decoder must give exactly what
+ * the 4-bit and bitwise baselines give, error codes included. */
+TEST(huffman_decoders_agree_on_every_symbol_and_ending)
+{
+    uint8_t symbols[512];
+    static struct bitstring b;
+    const struct huffman_code eos = huffman_codes[HUFFMAN_EOS];
+
+    for (size_t i = 0; i < sizeof symbols; i++)
+        symbols[i] = (uint8_t)i;
+    for (size_t i = sizeof symbols - 1; i > 0; i--) {
+        size_t j = rng() % (i + 1);
+        uint8_t t = symbols[i];
+        symbols[i] = symbols[j];
+        symbols[j] = t;
+    }
+    for (size_t k = 0; k <= sizeof symbols && !test_current_failed; k++) {
+        size_t n;
+        b.bits = 0;
+        for (size_t i = 0; i < k; i++)
+            put_bits(&b, huffman_codes[symbols[i]].code, huffman_codes[symbols[i]].len);
+        size_t body = b.bits;
+
+        n = pad_ones(&b); /* valid */
+        check_decoders_agree_exactly(b.bytes, n, (ssize_t)k, k);
+
+        b.bits = body; /* EOS inside the string */
+        put_bits(&b, eos.code, eos.len);
+        put_bits(&b, huffman_codes['a'].code, huffman_codes['a'].len);
+        n = pad_ones(&b);
+        check_decoders_agree_exactly(b.bytes, n, HPACK_ERR_HUFFMAN, k + 1);
+
+        b.bits = body; /* EOS at the end */
+        put_bits(&b, eos.code, eos.len);
+        n = pad_ones(&b);
+        check_decoders_agree_exactly(b.bytes, n, HPACK_ERR_HUFFMAN, k);
+
+        b.bits = body; /* padding over 7 bits */
+        pad_ones(&b);
+        put_bits(&b, 0xff, 8);
+        check_decoders_agree_exactly(b.bytes, b.bits / 8, HPACK_ERR_HUFFMAN, k);
+
+        b.bits = body; /* padding with a zero bit, as its last bit */
+        if (body % 8 == 0)
+            put_bits(&b, 0x7f, 7);
+        else
+            while (b.bits % 8 != 7)
+                put_bits(&b, 1, 1);
+        put_bits(&b, 0, 1);
+        check_decoders_agree_exactly(b.bytes, b.bits / 8, HPACK_ERR_HUFFMAN, k);
+
+        b.bits = body; /* a 30-bit code ('\n') cut after 16 of its bits */
+        put_bits(&b, huffman_codes['\n'].code >> 14, 16);
+        n = pad_ones(&b);
+        check_decoders_agree_exactly(b.bytes, n, HPACK_ERR_HUFFMAN, k);
+        if (test_current_failed)
+            fprintf(stderr, "  after %zu symbols\n", k);
     }
 }

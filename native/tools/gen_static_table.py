@@ -120,12 +120,12 @@ def render(rows):
     return {"static_table_tokens.h": "".join(h), "static_table.h": "".join(t)}
 
 
-def write_or_check(files, generator):
+def write_or_check(files, generator, out_dir=OUT_DIR):
     """Write the generated files, or with --check fail when the committed ones differ."""
     check = "--check" in sys.argv[1:]
     stale = []
     for name, text in files.items():
-        path = os.path.join(OUT_DIR, name)
+        path = os.path.join(out_dir, name)
         if check:
             try:
                 with open(path, encoding="ascii") as f:
@@ -134,7 +134,7 @@ def write_or_check(files, generator):
             except FileNotFoundError:
                 stale.append(path)
         else:
-            os.makedirs(OUT_DIR, exist_ok=True)
+            os.makedirs(out_dir, exist_ok=True)
             with open(path, "w", encoding="ascii") as f:
                 f.write(text)
     if stale:

@@ -20,15 +20,13 @@ const REPO = path.resolve(__dirname, '..', '..');
 
 // RFC 7541 C.3 and C.4: the same three requests without and with Huffman
 // coding, each a story of its own (fresh tables).
-const REQUESTS = [
-  [[':method', 'GET'], [':scheme', 'http'], [':path', '/'], [':authority', 'www.example.com']],
-  [[':method', 'GET'], [':scheme', 'http'], [':path', '/'], [':authority', 'www.example.com'], ['cache-control', 'no-cache']],
-  [[':method', 'GET'], [':scheme', 'https'], [':path', '/index.html'], [':authority', 'www.example.com'], ['custom-key', 'custom-value']],
-];
-const STORIES = [
-  ['rfc7541-c3', ['828684410f7777772e6578616d706c652e636f6d', '828684be58086e6f2d6361636865', '828785bf400a637573746f6d2d6b65790c637573746f6d2d76616c7565']],
-  ['rfc7541-c4', ['828684418cf1e3c2e5f23a6ba0ab90f4ff', '828684be5886a8eb10649cbf', '828785bf408825a849e95ba97d7f8925a849e95bb8e8b4bf']],
-].map(([name, wires]) => ({ name, cases: wires.map((w, i) => ({ wire: Buffer.from(w, 'hex'), headers: REQUESTS[i] })) }));
+const STORIES = require('../fixtures/rfc7541-appendix-c.json').examples
+  .filter((e) => e.section === 'C.3' || e.section === 'C.4')
+  .map((e) => ({
+    name: `rfc7541-${e.section.replace('.', '').toLowerCase()}`,
+    cases: e.blocks.map((b) => ({ wire: Buffer.from(b.wire, 'hex'), headers: b.headers })),
+  }));
+assert.strictEqual(STORIES.length, 2);
 
 const STRINGS = ['LiteSpeed', 'custom-value', 'a\\b', ''].map((s) => Buffer.from(s));
 

@@ -6,6 +6,7 @@
 #include "fail.h"
 #include "hpack.h"
 #include "workload.h"
+#include "hpack_internal.h"
 
 typedef ssize_t (*coder_fn)(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
 
