@@ -28,11 +28,8 @@ async function checkRequirements(rows, { serverDir }) {
   if (missingPkgs.length) {
     problems.push(`install with: sudo apt-get install -y ${missingPkgs.join(' ')}  (or: sudo bash scripts/system-deps.sh install)`);
   }
-  const serverFiles = [];
-  if (rows.some((r) => SERVERS[r.server].impl === 'project')) serverFiles.push('index.js');
-  if (rows.some((r) => r.mode === 'static')) serverFiles.push('precompress.js');
-  for (const file of serverFiles) {
-    const full = path.join(serverDir, file);
+  if (rows.some((r) => SERVERS[r.server].impl === 'project')) {
+    const full = path.join(serverDir, 'index.js');
     if (!(await exists(full))) problems.push(`${full} is missing (choose a server with --server-dir)`);
   }
   return problems;

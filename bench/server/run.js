@@ -21,6 +21,8 @@ const { saveSection } = require('../lib/results-store');
 const { writeReadme } = require('../lib/results-readme');
 const { installCleanupHandlers, registerTempDir, removeTempDir, runToCompletion } = require('../lib/process-group');
 
+const PRECOMPRESS = path.join(__dirname, '..', '..', 'tools', 'precompress');
+
 const minutes = (s) => `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
 const describe = (r) => `${r.protocol} ${r.file} ${MODES[r.mode].label} ${r.coding} @ ${SERVERS[r.server].label}`
   + `${r.load === 'many' ? '' : `, ${LOADS[r.load].label}`}`;
@@ -81,7 +83,8 @@ async function main() {
   const startedAt = new Date();
   const loadAverageAtStart = os.loadavg();
   const tls = await writeSelfSignedCert(tmpDir);
-  const precompress = (dir) => runToCompletion(process.execPath, [path.join(opts.serverDir, 'precompress.js'), dir, '--quiet'], { timeoutMs: 300000, name: 'precompress' });
+  // The corpus's variants are made by this checkout's tool, whichever server is measured.
+  const precompress = (dir) => runToCompletion(process.execPath, [PRECOMPRESS, dir, '--quiet'], { timeoutMs: 300000, name: 'precompress' });
   const corpus = await buildCorpus(tmpDir, { precompress });
   const ctx = { ...opts, tmpDir, pinning, tls, corpus, caps };
 

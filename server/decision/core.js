@@ -50,6 +50,7 @@ class Core {
         } catch (err) {
           // The file changed between validation and open: look again with fresh metadata.
           if (err.code !== 'ERR_FILE_CHANGED' || attempt === RESTARTS) throw err;
+          this.store.invalidate(found.info.rel);
         }
       }
     } catch (err) {
@@ -61,14 +62,15 @@ class Core {
   // Resolves { info } for a file, { redirect } for a directory named without its slash, or
   // { listing } (the directory) for one without index.html when --listing is on.
   async findFile(parsed) {
-    const info = await this.store.lookup(parsed.rel);
+    const info = this.store.current(parsed.rel) ?? await this.store.lookup(parsed.rel);
     if (info.kind === 'file') {
       if (parsed.trailingSlash) throw new RequestError(404, 'ERR_NOT_FOUND', 'not a directory');
       if (this.site.hidden(info.real)) throw new RequestError(404, 'ERR_NOT_FOUND', 'not found');
       return { info };
     }
     if (!parsed.trailingSlash) return { redirect: directoryLocation(parsed.rel) + parsed.query };
-    const index = await this.store.lookup(parsed.rel === '/' ? '/index.html' : parsed.rel + '/index.html').catch((err) => {
+    const indexRel = parsed.rel === '/' ? '/index.html' : parsed.rel + '/index.html';
+    const index = this.store.current(indexRel) ?? await this.store.lookup(indexRel).catch((err) => {
       if (this.site.listing && err.status === 404) return info;
       throw err;
     });
@@ -197,6 +199,10 @@ class Core {
       if (source !== null) source.destroy();
       throw err;
     }
+  }
+
+  close() {
+    this.store.close();
   }
 
   headerListTooLarge(isHead) {
