@@ -22,6 +22,9 @@ const DEFAULT_TUNING = {
   bufferLimit: 4 * MiB,
   minCompressBytes: MIN_COMPRESS_BYTES,
   fileCacheBytes: 64 * MiB,
+  // How long a file whose directories are watched is served from one check of the disk should
+  // no change event come (see server/files/file-store.js).
+  watchMaxAgeMs: 1000,
   compressCacheBytes: 64 * MiB,
   maxConcurrentCompressions: os.availableParallelism(),
   // Response bytes held in memory on their way to clients (see server/files/byte-budget.js): 5120
@@ -75,6 +78,7 @@ function createCore(options, tuning, log) {
     bufferLimit: tuning.bufferLimit,
     maxBytes: tuning.fileCacheBytes,
     revalidateMs: options.revalidateMs,
+    trustMs: tuning.watchMaxAgeMs,
     cacheControl: options.cacheControl,
     headerRules: site.headerRules,
     log,

@@ -4,13 +4,13 @@
 // anything changed) runs at most once at a time: concurrent requests for the same path share
 // it. Once checked, an entry whose names are watched (name-watch.js: inotify on the
 // directories on its way) is served without touching the disk until an event says a name it
-// depends on changed, or for at most TRUST_MS, which bounds what an event that never comes
-// (a queue overflow, a write through a hard link elsewhere, a network file system) can hide.
-// An entry that cannot be watched (a symlink on its way, no watch left) is checked per request,
-// or reused for revalidateMs when that is set, like nginx's open_file_cache_valid. Bytes are
-// bounded by maxBytes (least recently used entries are dropped first); FileInfo objects are
-// immutable snapshots, so a request that already holds one keeps consistent headers and bytes
-// while the file changes.
+// depends on changed, or for at most trustMs (1 s by default), which bounds what an event that
+// never comes (a queue overflow, a write through a hard link elsewhere, a network file system)
+// can hide. An entry that cannot be watched (a symlink on its way, no watch left) is checked
+// per request, or reused for revalidateMs when that is set, like nginx's open_file_cache_valid.
+// Bytes are bounded by maxBytes (least recently used entries are dropped first); FileInfo
+// objects are immutable snapshots, so a request that already holds one keeps consistent
+// headers and bytes while the file changes.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -27,8 +27,6 @@ const { headersFor } = require('../site/header-rules');
 const close = promisify(fs.close);
 
 const MAX_ENTRIES = 10_000;
-// The longest a watched entry is served from a check, should no event come.
-const TRUST_MS = 1000;
 // Directories watched at once: inotify watches are a per-user resource (fs.inotify.max_user_watches).
 const MAX_WATCHED_DIRS = 1000;
 const STALE_LOG_LIMIT = 10_000;
@@ -53,8 +51,9 @@ class FileStore {
   // decompress(coding, buffer, { maxOutputLength }): Promise<Buffer> (createEngines' own), to
   // check a variant by content (variantAge). headerRules: compiled (site/header-rules.js).
   // watch: fs.watch, a stand-in for tests, or false to check every entry per request.
-  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, headerRules = [], log, decompress, watch = fs.watch }) {
-    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, headerRules, log, decompress });
+  // trustMs: the longest a watched entry is served from one check, should no event come.
+  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], log, decompress, watch = fs.watch }) {
+    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, log, decompress });
     this.extensions = variantCodings.map(([, ext]) => ext);
     this.names = watch === false ? null : new NameWatch({
       maxDirs: MAX_WATCHED_DIRS,
@@ -81,7 +80,7 @@ class FileStore {
     const entry = this.entries.get(rel);
     if (entry === undefined || entry.pending !== null || entry.info === null) return undefined;
     const age = performance.now() - entry.checkedAt;
-    if (!(age < (entry.trusted ? Math.max(TRUST_MS, this.revalidateMs) : this.revalidateMs))) return undefined;
+    if (!(age < (entry.trusted ? Math.max(this.trustMs, this.revalidateMs) : this.revalidateMs))) return undefined;
     // Map order is the LRU order.
     this.entries.delete(rel);
     this.entries.set(rel, entry);

@@ -445,10 +445,11 @@ class Http2Connection extends EventEmitter {
       return;
     }
     stream.body = body;
-    stream.sendTimer = setTimeout(() => this.#sendTimedOut(stream), this.#timeouts.sendTimeout).unref();
     if (Buffer.isBuffer(body)) stream.bodyEnded = true;
     else this.#readBody(stream, body);
     this.#pump(stream);
+    // Most bodies leave in the first pump; only one that has to wait is timed.
+    if (!stream.closed) stream.sendTimer = setTimeout(() => this.#sendTimedOut(stream), this.#timeouts.sendTimeout).unref();
   }
 
   // A streamed body is read one chunk at a time: paused as each chunk arrives and resumed by
@@ -539,7 +540,7 @@ class Http2Connection extends EventEmitter {
       stream.sendWindow -= n;
       this.#sendWindow -= n;
       stream.sent += n;
-      stream.sendTimer.refresh();
+      if (stream.sendTimer !== null) stream.sendTimer.refresh();
       if (last) {
         this.#finishStream(stream);
         return;
