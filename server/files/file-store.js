@@ -81,9 +81,7 @@ class FileStore {
     if (entry === undefined || entry.pending !== null || entry.info === null) return undefined;
     const age = performance.now() - entry.checkedAt;
     if (!(age < (entry.trusted ? Math.max(this.trustMs, this.revalidateMs) : this.revalidateMs))) return undefined;
-    // Map order is the LRU order.
-    this.entries.delete(rel);
-    this.entries.set(rel, entry);
+    entry.used = true;
     return entry.info;
   }
 
@@ -93,12 +91,11 @@ class FileStore {
     if (info !== undefined) return Promise.resolve(info);
     let entry = this.entries.get(rel);
     if (entry === undefined) {
-      entry = { rel, info: null, bytes: 0, checkedAt: 0, pending: null, trusted: false, watched: null, watchedDirs: null, trackedSince: 0, staleAt: 0 };
+      entry = { rel, info: null, bytes: 0, checkedAt: 0, pending: null, used: false, trusted: false, watched: null, watchedDirs: null, trackedSince: 0, staleAt: 0 };
       this.entries.set(rel, entry);
-      if (this.entries.size > MAX_ENTRIES) this.evict(this.entries.keys().next().value);
+      if (this.entries.size > MAX_ENTRIES) this.evict(this.victim(rel));
     } else {
-      this.entries.delete(rel);
-      this.entries.set(rel, entry);
+      entry.used = true;
     }
     if (entry.pending !== null) return entry.pending;
     const startedAt = performance.now();
@@ -350,11 +347,27 @@ class FileStore {
     entry.info = info;
     entry.bytes = bytes;
     // Keep the newest entry even if it alone exceeds the budget; the request needs it.
-    for (const rel of this.entries.keys()) {
-      if (this.totalBytes <= this.maxBytes || rel === entry.rel) break;
+    while (this.totalBytes > this.maxBytes) {
+      const rel = this.victim(entry.rel);
+      if (rel === null) break;
       this.evict(rel);
     }
     return info;
+  }
+
+  // The entry to drop next, other than `keep`, or null: the least recently used by second
+  // chance, in Map order (oldest first). An entry used since it last came to the front goes to
+  // the back instead; marking an entry per request is cheaper than moving it (a Map delete and
+  // set per request makes the Map rehash, which allocates).
+  victim(keep) {
+    for (const [rel, entry] of this.entries) {
+      if (rel === keep) continue;
+      if (!entry.used) return rel;
+      entry.used = false;
+      this.entries.delete(rel);
+      this.entries.set(rel, entry);
+    }
+    return null;
   }
 
   evict(rel) {

@@ -266,3 +266,25 @@ forEachEngine((engine) => {
     assert.equal(t.stats.fileCache.watchedDirs, 0);
   });
 });
+
+describe('file store byte budget', () => {
+  test('past maxBytes the least recently used file goes first; a used one gets a second chance', async () => {
+    const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'negotiate-budget-'));
+    for (const name of ['a', 'b', 'c', 'd']) await fsp.writeFile(path.join(tmp, `${name}.html`), name.repeat(100));
+    const { store } = makeStore(tmp, { maxBytes: 250 });
+    try {
+      await store.lookup('/a.html');
+      await store.lookup('/b.html');
+      await store.lookup('/a.html');
+      await store.lookup('/c.html');
+      assert.deepEqual([...store.entries.keys()].sort(), ['/a.html', '/c.html']);
+      assert.equal(store.stats.bytes, 200);
+      // a was moved back when b went, so c is now the oldest unused one.
+      await store.lookup('/d.html');
+      assert.deepEqual([...store.entries.keys()].sort(), ['/a.html', '/d.html']);
+    } finally {
+      store.close();
+      await fsp.rm(tmp, { recursive: true, force: true });
+    }
+  });
+});
