@@ -127,10 +127,13 @@ class FileStore {
     return this.names.track(entry, names, since);
   }
 
-  // Makes the next request for `rel` check the disk: a response found the file changed.
+  // Makes the next request for `rel` check the disk (revalidateMs aside): a response found the
+  // file changed.
   invalidate(rel) {
     const entry = this.entries.get(rel);
-    if (entry !== undefined) entry.trusted = false;
+    if (entry === undefined) return;
+    entry.trusted = false;
+    entry.checkedAt = -Infinity;
   }
 
   close() {

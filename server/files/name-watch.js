@@ -113,11 +113,13 @@ class NameWatch {
   changed(dir, name) {
     const record = this.dirs.get(dir);
     if (record === undefined) return;
-    if (name === null || name === undefined) {
+    name = name === null || name === undefined ? null : String(name);
+    // The watched directory itself moved or went (libuv names it by its own basename; a child
+    // of the same name is taken for it too, which only costs a check).
+    if (name === null || name === path.basename(dir)) {
       this.drop(record);
       return;
     }
-    name = String(name);
     // A watched directory replaced or renamed: its watch follows the old inode, so it goes too.
     const sub = this.dirs.get(path.join(dir, name));
     if (sub !== undefined) this.drop(sub);

@@ -181,6 +181,21 @@ describe('file store watching', () => {
     assert.deepEqual(warnings, []);
   });
 
+  test('the root itself moved away: its files are checked again', async () => {
+    const own = path.join(tmp, 'own-root');
+    await fsp.mkdir(own);
+    await fsp.writeFile(path.join(own, 'r.html'), 'rooted');
+    const { store: ownStore, warnings: ownWarnings } = makeStore(own);
+    try {
+      await settle(ownStore, '/r.html');
+      await fsp.rename(own, path.join(tmp, 'own-root-moved'));
+      await until('the move', async () => ((await served(ownStore, '/r.html')) === 'ERR_NOT_FOUND' ? true : undefined));
+      assert.deepEqual(ownWarnings, []);
+    } finally {
+      ownStore.close();
+    }
+  });
+
   test('a file reached through a symlink is checked on every request', async () => {
     await fsp.mkdir(path.join(root, 'real'));
     await fsp.writeFile(path.join(root, 'real', 'l.html'), 'linked');
