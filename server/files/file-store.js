@@ -105,7 +105,8 @@ class FileStore {
       (info) => {
         entry.pending = null;
         entry.checkedAt = startedAt;
-        entry.trusted = this.watchEntry(entry, info, since);
+        // An entry evicted during its check is not watched: nothing would unwatch it.
+        entry.trusted = this.entries.get(entry.rel) === entry && this.watchEntry(entry, info, since);
         return info;
       },
       (err) => {
@@ -345,6 +346,11 @@ class FileStore {
 
   store(entry, info) {
     if (entry.info === info) return info;
+    // Evicted during its check: the request still gets the info, the budget does not count it.
+    if (this.entries.get(entry.rel) !== entry) {
+      entry.info = info;
+      return info;
+    }
     const bytes = info.kind === 'file' ? infoBytes(info) : 0;
     this.totalBytes += bytes - entry.bytes;
     entry.info = info;

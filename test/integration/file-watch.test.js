@@ -297,6 +297,13 @@ describe('file store byte budget', () => {
       // a was moved back when b went, so c is now the oldest unused one.
       await store.lookup('/d.html');
       assert.deepEqual([...store.entries.keys()].sort(), ['/a.html', '/d.html']);
+      // Evicted while its check runs: served, but neither counted nor watched.
+      const pending = store.lookup('/b.html');
+      store.evict('/b.html');
+      assert.equal((await pending).bytes.toString(), 'b'.repeat(100));
+      assert.equal(store.stats.bytes, 200);
+      assert.equal(store.stats.entries, 2);
+      assert.equal(store.names.dirs.get(fs.realpathSync(tmp)).refs, 2);
     } finally {
       store.close();
       await fsp.rm(tmp, { recursive: true, force: true });
