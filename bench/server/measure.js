@@ -8,6 +8,7 @@ const { decodeBody } = require('../lib/decode-body');
 const { startProjectServer } = require('./project-server');
 const { startNginx } = require('./nginx');
 const { startH2o } = require('./h2o');
+const { startFloor } = require('./floor-server');
 const { acceptEncodings } = require('./accept-encodings');
 const { runLoad } = require('./load-clients');
 const { variantSize, filesOf } = require('./corpus');
@@ -19,6 +20,7 @@ const CLIENT_CORE = 1;
 const STARTERS = {
   nginx: (spec, common, ctx) => startNginx({ ...common, openFileCache: Boolean(spec.openFileCache), tmpDir: ctx.tmpDir }),
   h2o: (spec, common, ctx) => startH2o({ ...common, tmpDir: ctx.tmpDir }),
+  floor: (spec, common, ctx) => startFloor({ ...common, tmpDir: ctx.tmpDir }),
   project: (spec, common, ctx) => startProjectServer({
     ...common, serverDir: ctx.serverDir, brotliEngine: spec.brotliEngine, engine: spec.engine, caps: ctx.caps,
   }),

@@ -16,6 +16,8 @@ const SERVERS = {
   'nginx-ofc': { impl: 'nginx', workers: 1, openFileCache: true, label: 'nginx + open_file_cache' },
   'nginx-w2': { impl: 'nginx', workers: 2, label: 'nginx, 2 workers' },
   h2o: { impl: 'h2o', workers: 1, label: 'h2o, 1 thread' },
+  // What node:tls alone costs (bench/server/floor-tls.js): HTTPS/1.1 br rows only.
+  'floor-tls': { impl: 'floor', workers: 1, label: 'node:tls floor (prebuilt responses)' },
 };
 
 // root: which corpus root is served; warmUp: whether load starts only after a
@@ -58,6 +60,7 @@ const PLANS = {
   default: [
     { modes: ['static'], files: ['html', 'js'], codings: ['br'], servers: [...OURS, ...PEERS], protocols: BOTH },
     { modes: ['static'], files: ['html'], codings: ['br'], servers: [...OURS, 'nginx-ofc', 'h2o'], protocols: ['h2'], loads: ['one'] },
+    { modes: ['static'], files: ['html', 'js'], codings: ['br'], servers: ['floor-tls'], protocols: ['h1'] },
     { modes: ['static'], files: ['js'], codings: ['identity'], servers: [...OURS, 'nginx-ofc'], protocols: BOTH },
     { modes: ['static'], files: ['page'], codings: ['br'], servers: [...OURS, 'nginx-ofc', 'h2o'], protocols: ['h2'] },
     ...SEED_ROWS.map((r) => ({ modes: [r.mode], files: [SEED_FILE], codings: [r.coding], servers: SEED_SERVER, protocols: [SEED_PROTOCOL] })),
@@ -85,6 +88,7 @@ function unsupported(row, caps) {
 }
 
 function meaningful(row) {
+  if (SERVERS[row.server].impl === 'floor' && (row.protocol !== 'h1' || row.coding !== 'br' || row.mode !== 'static' || row.file === 'page')) return false;
   if (!filesOf(row.file).some((f) => FILES[f].compressible) && row.coding !== 'identity') return false;
   if (SERVERS[row.server].impl !== 'project' && row.mode !== 'static') return false;
   if (row.mode !== 'static' && row.coding === 'identity') return false;

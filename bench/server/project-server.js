@@ -46,4 +46,4 @@ async function startProjectServer({ pin, ...options }) {
   };
 }
 
-module.exports = { startProjectServer, serverArgs, serverEnv };
+module.exports = { startProjectServer, serverArgs, serverEnv, NODE_FLAGS };

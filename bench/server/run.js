@@ -23,7 +23,7 @@ const { installCleanupHandlers, registerTempDir, removeTempDir, runToCompletion 
 // The corpus is precompressed by this repository's tool, whichever server --server-dir measures.
 const PRECOMPRESS = path.resolve(__dirname, '..', '..', 'tools', 'precompress');
 
-const minutes = (s) => `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
+const minutes = (s) => `${Math.floor(Math.round(s) / 60)}m${String(Math.round(s) % 60).padStart(2, '0')}s`;
 const describe = (r) => `${r.protocol} ${r.file} ${MODES[r.mode].label} ${r.coding} @ ${SERVERS[r.server].label}`
   + `${r.load === 'many' ? '' : `, ${LOADS[r.load].label}`}`;
 

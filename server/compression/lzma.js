@@ -3,8 +3,12 @@
 // `xz --format=lzma` write), which is what Content-Encoding: lzma carries here.
 // lzma-native codes on the libuv thread pool, never on the event loop.
 
-const lzma = require('lzma-native');
 const { outputTooLarge } = require('../errors');
+
+// Loaded when lzma is first coded, not at start: lzma-native adds about 8 MiB to the resident
+// memory of a server that may never be asked for lzma.
+let lzmaModule = null;
+const native = () => (lzmaModule ??= require('lzma-native'));
 
 // liblzma's lzma_lzma_preset() table, spelled out so the dictionary can be sized
 // to the input: preset 9 otherwise allocates and clears ~670 MiB of match-finder
@@ -22,13 +26,13 @@ function presetOptions(preset) {
   if (preset <= 3) {
     return {
       dictSize,
-      mode: lzma.MODE_FAST,
-      mf: preset === 0 ? lzma.MF_HC3 : lzma.MF_HC4,
+      mode: native().MODE_FAST,
+      mf: preset === 0 ? native().MF_HC3 : native().MF_HC4,
       niceLen: preset <= 1 ? 128 : 273,
       depth: FAST_PRESET_DEPTH[preset],
     };
   }
-  return { dictSize, mode: lzma.MODE_NORMAL, mf: lzma.MF_BT4, niceLen: [16, 32][preset - 4] ?? 64, depth: 0 };
+  return { dictSize, mode: native().MODE_NORMAL, mf: native().MF_BT4, niceLen: [16, 32][preset - 4] ?? 64, depth: 0 };
 }
 
 /**
@@ -68,7 +72,7 @@ function releaseWhenIdle(stream) {
 }
 
 function lzmaStream(coder, options) {
-  const stream = lzma.createStream(coder, options);
+  const stream = native().createStream(coder, options);
   stream.once('close', () => releaseWhenIdle(stream));
   return stream;
 }
@@ -127,6 +131,8 @@ function runThrough(stream, input, maxOutputLength = Infinity) {
 
 /** @returns {import('./codings').CodingEngine} lzma engine; settings are `{ preset }`. */
 function createLzmaEngine() {
+  // Throws when lzma-native is not installed, which makes lzma unavailable (codings.js).
+  require.resolve('lzma-native');
   return {
     compress: (input, settings) => runThrough(lzmaStream('aloneEncoder', encoderOptions(settings, input.length)), input),
     createCompressStream: (settings, sizeHint) => lzmaStream('aloneEncoder', encoderOptions(settings, sizeHint)),

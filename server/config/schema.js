@@ -80,6 +80,7 @@ const SERVER = [
   { key: 'bufferLimit', file: false, def: 4 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'files up to this size are read whole into memory; larger ones are streamed' },
   { ...SHARED.minBytes, key: 'minCompressBytes', file: false, help: 'smaller files are sent as they are' },
   { key: 'fileCacheBytes', file: false, def: 64 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'bytes of file contents kept in memory' },
+  { key: 'watchMaxAgeMs', file: false, def: 1000, parse: p.intIn(0, 24 * 3600 * 1000), help: 'the longest a file whose directories are watched is served from one check of the disk, should no change event come' },
   { key: 'compressCacheBytes', file: false, def: 64 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'bytes of compressed responses kept in memory' },
   { key: 'maxConcurrentCompressions', file: false, parse: p.intIn(1, 1024), help: 'on-the-fly compressions running at once on each thread pool (default: sized to the pools, server/compression/compression-budget.js); more get another coding or 503' },
   // Response bytes held in memory on their way to clients (see server/files/byte-budget.js): 5120

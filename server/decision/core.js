@@ -44,15 +44,20 @@ class Core {
     try {
       const parsed = parseRequestPath(target);
       if (parsed.rel === this.negotiatePath) return await this.negotiateEndpoint(this, parsed.query, headers, isHead);
+      // A file whose check holds, with its bytes in memory, is decided without awaiting
+      // anything: findFile and serveFile return promises only when they must wait.
       for (let attempt = 0; ; attempt++) {
-        const found = await this.findFile(parsed);
+        let found = this.findFile(parsed);
+        if (typeof found.then === 'function') found = await found;
         if (found.redirect) return redirect(found.redirect, isHead);
         if (found.listing) return await listDirectory(this.store.rootReal, found.listing, parsed.rel, isHead, this.site.hidden);
         try {
-          return await this.serveFile(isHead, found.info, headers);
+          const d = this.serveFile(isHead, found.info, headers);
+          return typeof d.then === 'function' ? await d : d;
         } catch (err) {
           // The file changed between validation and open: look again with fresh metadata.
           if (err.code !== 'ERR_FILE_CHANGED' || attempt === RESTARTS) throw err;
+          this.store.invalidate(found.info.rel);
         }
       }
     } catch (err) {
@@ -61,17 +66,27 @@ class Core {
     }
   }
 
-  // Resolves { info } for a file, { redirect } for a directory named without its slash, or
-  // { listing } (the directory) for one without index.html when --listing is on.
-  async findFile(parsed) {
-    const info = await this.store.lookup(parsed.rel);
+  // { info } for a file, { redirect } for a directory named without its slash, or { listing }
+  // (the directory) for one without index.html when --listing is on; or a promise of one.
+  findFile(parsed) {
+    const info = this.store.current(parsed.rel);
+    if (info === undefined) return this.store.lookup(parsed.rel).then((looked) => this.found(parsed, looked));
+    return this.found(parsed, info);
+  }
+
+  found(parsed, info) {
     if (info.kind === 'file') {
       if (parsed.trailingSlash) throw new RequestError(404, 'ERR_NOT_FOUND', 'not a directory');
       if (this.site.hidden(info.real)) throw new RequestError(404, 'ERR_NOT_FOUND', 'not found');
       return { info };
     }
     if (!parsed.trailingSlash) return { redirect: directoryLocation(parsed.rel) + parsed.query };
-    const index = await this.store.lookup(parsed.rel === '/' ? '/index.html' : parsed.rel + '/index.html').catch((err) => {
+    return this.findIndex(parsed, info);
+  }
+
+  async findIndex(parsed, info) {
+    const indexRel = parsed.rel === '/' ? '/index.html' : parsed.rel + '/index.html';
+    const index = this.store.current(indexRel) ?? await this.store.lookup(indexRel).catch((err) => {
       if (this.site.listing && err.status === 404) return info;
       throw err;
     });
@@ -82,9 +97,11 @@ class Core {
     return { info: index };
   }
 
-  async serveFile(isHead, info, headers) {
+  // A descriptor, or a promise of one.
+  serveFile(isHead, info, headers) {
     const selection = this.select(info, headers['accept-encoding']);
-    return this.present(isHead, selection.kind === 'pending' ? await selection.pending : selection, info, headers);
+    if (selection.kind === 'pending') return selection.pending.then((settled) => this.present(isHead, settled, info, headers));
+    return this.present(isHead, selection, info, headers);
   }
 
   // What to send for this file under this Accept-Encoding: a Selection (selection.js).
@@ -204,8 +221,8 @@ class Core {
     return explanation({ info, offer: this.offer(info), preference: this.store.encodings, ae, selection, sizes });
   }
 
-  // selection: settled.
-  async present(isHead, selection, info, headers) {
+  // selection: settled. A descriptor, or a promise of one when a body has to be opened.
+  present(isHead, selection, info, headers) {
     if (selection.kind === 'none') return notAcceptable(this.offer(info).offered, isHead);
     if (selection.kind === 'busy') return textResponse(503, 'all compression slots are busy, retry\n', isHead, { 'retry-after': '1', 'vary': VARY });
     const rep = selection.rep;
@@ -227,9 +244,9 @@ class Core {
     if (rep.streamsCompression) {
       const release = this.compressionBudget.tryAcquire(rep.coding, 'stream');
       if (release === null) return this.present(isHead, this.fallback(info, headers['accept-encoding']), info, headers);
-      return { ...rep.ok, body: await this.openCompressedBody(info, rep.coding, release) };
+      return this.openCompressedBody(info, rep.coding, release).then((body) => ({ ...rep.ok, body }));
     }
-    return { ...rep.ok, body: await openFileBody(rep, 0, rep.size - 1, this.budget) };
+    return openFileBody(rep, 0, rep.size - 1, this.budget).then((body) => ({ ...rep.ok, body }));
   }
 
   // Runs with a compression slot reserved; release() frees it when the compressor closes. The
@@ -249,6 +266,10 @@ class Core {
       if (source !== null) source.destroy();
       throw err;
     }
+  }
+
+  close() {
+    this.store.close();
   }
 
   headerListTooLarge(isHead) {

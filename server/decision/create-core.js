@@ -50,6 +50,7 @@ function createCore(options, log) {
     bufferLimit: options.bufferLimit,
     maxBytes: options.fileCacheBytes,
     revalidateMs: options.revalidateMs,
+    trustMs: options.watchMaxAgeMs,
     cacheControl: options.cacheControl,
     headerRules: site.headerRules,
     log,

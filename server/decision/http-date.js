@@ -16,13 +16,15 @@ const ASCTIME = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
 // Milliseconds since the epoch, or null when the value is not exactly one HTTP-date.
 // nowYear: for the two-digit year of rfc850-date (a year more than 50 years ahead is the
 // past century's).
-function parseHttpDate(value, nowYear = new Date().getUTCFullYear()) {
+function parseHttpDate(value, nowYear) {
   if (typeof value !== 'string') return null;
   const v = value.trim();
   let m = IMF_FIXDATE.exec(v);
   if (m) return build(+m[3], m[2], +m[1], m[4], m[5], m[6]);
   m = RFC850.exec(v);
   if (m) {
+    // Only here: a Date per call for every request without the header was measurable.
+    nowYear ??= new Date().getUTCFullYear();
     let year = Math.floor(nowYear / 100) * 100 + Number(m[3]);
     if (year > nowYear + 50) year -= 100;
     return build(year, m[2], +m[1], m[4], m[5], m[6]);

@@ -7,17 +7,26 @@
 const accepts = require('accepts');
 
 const MEMO_LIMIT = 1024;
+// offeredKey → (header value, or undefined when absent → coding or null); two levels, so a
+// lookup builds no key string.
 const memo = new Map();
+let memoSize = 0;
 
 // offered: codings this file can be served with, in server preference order, 'identity' last.
 // offeredKey: a string naming that set (callers precompute it). Returns a coding or null (406).
 function negotiate(acceptEncoding, offered, offeredKey) {
-  const key = offeredKey + '\n' + (acceptEncoding === undefined ? '\0' : acceptEncoding);
-  let chosen = memo.get(key);
+  let byHeader = memo.get(offeredKey);
+  let chosen = byHeader === undefined ? undefined : byHeader.get(acceptEncoding);
   if (chosen === undefined) {
     chosen = choose(acceptEncoding, offered);
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(key, chosen);
+    if (memoSize >= MEMO_LIMIT) {
+      memo.clear();
+      memoSize = 0;
+      byHeader = undefined;
+    }
+    if (byHeader === undefined) memo.set(offeredKey, byHeader = new Map());
+    byHeader.set(acceptEncoding, chosen);
+    memoSize++;
   }
   return chosen;
 }

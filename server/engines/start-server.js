@@ -12,10 +12,12 @@ const { createCore } = require('../decision/create-core');
 const { createRedirectServer } = require('./redirect-server');
 const { watchCertificates } = require('../tls/reload');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS } = require('../config/limits');
-const { createNodeListener } = require('./listen-node');
-const { createNativeListener } = require('./listen-native');
 
-const LISTENERS = { node: createNodeListener, native: createNativeListener };
+// Each engine's modules are loaded only when it is chosen (node:http2 is memory the native engine never uses).
+const LISTENERS = {
+  node: (ctx) => require('./listen-node').createNodeListener(ctx),
+  native: (ctx) => require('./listen-native').createNativeListener(ctx),
+};
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -74,6 +76,7 @@ async function startServer(input = {}) {
     if (closing !== null) return closing;
     closing = (async () => {
       stopWatchingCertificates();
+      core.close();
       const done = [new Promise((resolve) => server.close(resolve))];
       if (redirectServer !== null) {
         done.push(new Promise((resolve) => redirectServer.close(resolve)));

@@ -1,12 +1,16 @@
 'use strict';
-// Per-file metadata and small-file bytes, validated against the disk. An entry is revalidated
+// Per-file metadata and small-file bytes, validated against the disk. A check of an entry
 // (realpath + stat of the file, lstat of its variants; an open proven inside the root when
-// anything changed) at most once at a time: concurrent
-// requests for the same path share one check, so a hot file costs one stat per event-loop
-// turn rather than one per request. With revalidateMs > 0 a check is reused for that long,
-// like nginx's open_file_cache_valid. Bytes are bounded by maxBytes (least recently used
-// entries are dropped first); FileInfo objects are immutable snapshots, so a request that
-// already holds one keeps consistent headers and bytes while the file changes.
+// anything changed) runs at most once at a time: concurrent requests for the same path share
+// it. Once checked, an entry whose names are watched (name-watch.js: inotify on the
+// directories on its way) is served without touching the disk until an event says a name it
+// depends on changed, or for at most trustMs (1 s by default), which bounds what an event that
+// never comes (a queue overflow, a write through a hard link elsewhere, a network file system)
+// can hide. An entry that cannot be watched (a symlink on its way, no watch left) is checked
+// per request, or reused for revalidateMs when that is set, like nginx's open_file_cache_valid.
+// Bytes are bounded by maxBytes (least recently used entries are dropped first); FileInfo
+// objects are immutable snapshots, so a request that already holds one keeps consistent
+// headers and bytes while the file changes.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,6 +18,7 @@ const { promisify } = require('node:util');
 const mime = require('mime-types');
 const { realpathInRoot } = require('./resolve-path');
 const { openInRoot, PROC_FD } = require('./open-in-root');
+const { NameWatch, namesFor } = require('./name-watch');
 const { readConsistent, sameStat } = require('./read-file');
 const { createRepresentation } = require('../decision/representation');
 const { typeOfName, whyNotCompressible, savesBytes } = require('../compression/compressibility');
@@ -22,6 +27,8 @@ const { headersFor } = require('../site/header-rules');
 const close = promisify(fs.close);
 
 const MAX_ENTRIES = 10_000;
+// Directories watched at once: inotify watches are a per-user resource (fs.inotify.max_user_watches).
+const MAX_WATCHED_DIRS = 1000;
 const STALE_LOG_LIMIT = 10_000;
 const VERDICT_LIMIT = 10_000;
 // Larger originals are not read whole to check a variant by content; such a variant must carry
@@ -43,8 +50,17 @@ class FileStore {
   // dynamicReasons: { coding: null when it can be compressed on the fly, else why not }.
   // decompress(coding, buffer, { maxOutputLength }): Promise<Buffer> (createEngines' own), to
   // check a variant by content (variantAge). headerRules: compiled (site/header-rules.js).
-  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, headerRules = [], log, decompress }) {
-    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, cacheControl, headerRules, log, decompress });
+  // watch: fs.watch, a stand-in for tests, or false to check every entry per request.
+  // trustMs: the longest a watched entry is served from one check, should no event come.
+  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], log, decompress, watch = fs.watch }) {
+    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, log, decompress });
+    this.extensions = variantCodings.map(([, ext]) => ext);
+    this.names = watch === false ? null : new NameWatch({
+      maxDirs: MAX_WATCHED_DIRS,
+      watch,
+      onStale: (entry) => { entry.trusted = false; },
+      onError: (err) => log.warn(`watching the root for changes failed (${err.message}): files not watched are checked on every request`),
+    });
     this.entries = new Map();
     this.totalBytes = 0;
     this.staleLogged = new Set();
@@ -55,28 +71,42 @@ class FileStore {
   }
 
   get stats() {
-    return { entries: this.entries.size, bytes: this.totalBytes };
+    return { entries: this.entries.size, bytes: this.totalBytes, watchedDirs: this.names === null ? 0 : this.names.size };
+  }
+
+  // The FileInfo (or { kind: 'dir' }) of `rel` when its last check still holds, else
+  // undefined: the synchronous fast path before lookup().
+  current(rel) {
+    const entry = this.entries.get(rel);
+    if (entry === undefined || entry.pending !== null || entry.info === null) return undefined;
+    const age = performance.now() - entry.checkedAt;
+    if (!(age < (entry.trusted ? Math.max(this.trustMs, this.revalidateMs) : this.revalidateMs))) return undefined;
+    entry.used = true;
+    return entry.info;
   }
 
   // Resolves a FileInfo ({ kind: 'file' }) or { kind: 'dir' }; rejects with RequestError 404.
   lookup(rel) {
+    const info = this.current(rel);
+    if (info !== undefined) return Promise.resolve(info);
     let entry = this.entries.get(rel);
     if (entry === undefined) {
-      entry = { rel, info: null, bytes: 0, checkedAt: 0, pending: null, settled: null };
+      entry = { rel, info: null, bytes: 0, checkedAt: 0, pending: null, used: false, trusted: false, watched: null, watchedDirs: null, trackedSince: 0, staleAt: 0 };
       this.entries.set(rel, entry);
-      if (this.entries.size > MAX_ENTRIES) this.evict(this.entries.keys().next().value);
+      if (this.entries.size > MAX_ENTRIES) this.evict(this.victim(rel));
     } else {
-      // Map order is the LRU order.
-      this.entries.delete(rel);
-      this.entries.set(rel, entry);
+      entry.used = true;
     }
     if (entry.pending !== null) return entry.pending;
-    if (entry.settled !== null && performance.now() - entry.checkedAt < this.revalidateMs) return entry.settled;
+    const startedAt = performance.now();
+    const since = this.names === null ? 0 : this.names.tick();
+    entry.trusted = false;
     entry.pending = this.revalidate(entry).then(
       (info) => {
         entry.pending = null;
-        entry.checkedAt = performance.now();
-        if (this.revalidateMs > 0) entry.settled = Promise.resolve(info);
+        entry.checkedAt = startedAt;
+        // An entry evicted during its check is not watched: nothing would unwatch it.
+        entry.trusted = this.entries.get(entry.rel) === entry && this.watchEntry(entry, info, since);
         return info;
       },
       (err) => {
@@ -85,6 +115,30 @@ class FileStore {
         throw err;
       });
     return entry.pending;
+  }
+
+  // Whether the check of `entry` that started at tick `since` holds until a watch event.
+  watchEntry(entry, info, since) {
+    if (this.names === null) return false;
+    const names = namesFor(this.rootReal, entry.rel, info.real, this.extensions);
+    if (names === null) {
+      this.names.untrack(entry);
+      return false;
+    }
+    return this.names.track(entry, names, since);
+  }
+
+  // Makes the next request for `rel` check the disk (revalidateMs aside): a response found the
+  // file changed.
+  invalidate(rel) {
+    const entry = this.entries.get(rel);
+    if (entry === undefined) return;
+    entry.trusted = false;
+    entry.checkedAt = -Infinity;
+  }
+
+  close() {
+    if (this.names !== null) this.names.close();
   }
 
   // The usual case, nothing changed: realpath, stat and the variants' lstats run in parallel
@@ -278,22 +332,44 @@ class FileStore {
 
   store(entry, info) {
     if (entry.info === info) return info;
+    // Evicted during its check: the request still gets the info, the budget does not count it.
+    if (this.entries.get(entry.rel) !== entry) {
+      entry.info = info;
+      return info;
+    }
     const bytes = info.kind === 'file' ? infoBytes(info) : 0;
     this.totalBytes += bytes - entry.bytes;
     entry.info = info;
     entry.bytes = bytes;
     // Keep the newest entry even if it alone exceeds the budget; the request needs it.
-    for (const rel of this.entries.keys()) {
-      if (this.totalBytes <= this.maxBytes || rel === entry.rel) break;
+    while (this.totalBytes > this.maxBytes) {
+      const rel = this.victim(entry.rel);
+      if (rel === null) break;
       this.evict(rel);
     }
     return info;
+  }
+
+  // The entry to drop next, other than `keep`, or null: the least recently used by second
+  // chance, in Map order (oldest first). An entry used since it last came to the front goes to
+  // the back instead; marking an entry per request is cheaper than moving it (a Map delete and
+  // set per request makes the Map rehash, which allocates).
+  victim(keep) {
+    for (const [rel, entry] of this.entries) {
+      if (rel === keep) continue;
+      if (!entry.used) return rel;
+      entry.used = false;
+      this.entries.delete(rel);
+      this.entries.set(rel, entry);
+    }
+    return null;
   }
 
   evict(rel) {
     const entry = this.entries.get(rel);
     this.entries.delete(rel);
     this.totalBytes -= entry.bytes;
+    if (this.names !== null) this.names.untrack(entry);
   }
 }
 

@@ -8,10 +8,26 @@ const path = require('node:path');
 const { RequestError } = require('../errors');
 
 const MAX_PATH_LENGTH = 8192;
+// Parses of recent targets (frozen, so callers share them): a site's requests name few
+// targets. Long ones are not kept, so the memo stays small whatever clients send.
+const PARSED_LIMIT = 1024;
+const PARSED_MAX_TARGET = 256;
+const parsedMemo = new Map();
 
 // Returns { rel, pathname, query, trailingSlash } where rel is a normalised '/a/b' path
 // without dot segments, or throws RequestError (400/404/414).
 function parseRequestPath(target) {
+  let parsed = parsedMemo.get(target);
+  if (parsed !== undefined) return parsed;
+  parsed = Object.freeze(parse(target));
+  if (target.length <= PARSED_MAX_TARGET) {
+    if (parsedMemo.size >= PARSED_LIMIT) parsedMemo.clear();
+    parsedMemo.set(target, parsed);
+  }
+  return parsed;
+}
+
+function parse(target) {
   if (target.length > MAX_PATH_LENGTH) throw new RequestError(414, 'ERR_PATH_TOO_LONG', 'request target too long');
   const q = target.indexOf('?');
   const pathname = q === -1 ? target : target.slice(0, q);

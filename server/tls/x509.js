@@ -6,7 +6,10 @@
 
 const crypto = require('node:crypto');
 const { promisify } = require('node:util');
-const forge = require('node-forge');
+// node-forge (about 9 MiB resident once loaded) is loaded when a certificate is first made or
+// read, not by a server that is given its own.
+let forgeModule = null;
+const forge = () => (forgeModule ??= require('node-forge'));
 
 const DAY_MS = 86_400_000;
 const CA_VALID_DAYS = 3650;
@@ -38,16 +41,16 @@ function randomSerial() {
 // UTF8String names: forge defaults to PrintableString, which has no '@' (as in user@host), and
 // Chromium rejects a certificate whose names break their string type.
 function names(commonName, organizationName) {
-  const utf8 = forge.asn1.Type.UTF8;
+  const utf8 = forge().asn1.Type.UTF8;
   return [
-    { name: 'commonName', value: forge.util.encodeUtf8(commonName), valueTagClass: utf8 },
-    { name: 'organizationName', value: forge.util.encodeUtf8(organizationName), valueTagClass: utf8 },
+    { name: 'commonName', value: forge().util.encodeUtf8(commonName), valueTagClass: utf8 },
+    { name: 'organizationName', value: forge().util.encodeUtf8(organizationName), valueTagClass: utf8 },
   ];
 }
 
 function sign({ publicKey, subject, issuer, signingKey, days, extensions }) {
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(publicKey);
+  const cert = forge().pki.createCertificate();
+  cert.publicKey = forge().pki.publicKeyFromPem(publicKey);
   cert.serialNumber = randomSerial();
   const now = Date.now();
   cert.validity.notBefore = new Date(now - BACKDATE_MS);
@@ -55,8 +58,8 @@ function sign({ publicKey, subject, issuer, signingKey, days, extensions }) {
   cert.setSubject(subject);
   cert.setIssuer(issuer);
   cert.setExtensions(extensions);
-  cert.sign(forge.pki.privateKeyFromPem(signingKey), forge.md.sha256.create());
-  return forge.pki.certificateToPem(cert);
+  cert.sign(forge().pki.privateKeyFromPem(signingKey), forge().md.sha256.create());
+  return forge().pki.certificateToPem(cert);
 }
 
 // Resolves { cert, key } PEM strings of a CA named `name` (CA:true, keyCertSign + cRLSign).
@@ -83,7 +86,7 @@ async function makeCa(name) {
 async function makeLeaf(ca = null) {
   const { publicKey, privateKey } = await newKeyPair();
   const subject = names('localhost', LEAF_ORGANIZATION);
-  const caCert = ca && forge.pki.certificateFromPem(ca.cert);
+  const caCert = ca && forge().pki.certificateFromPem(ca.cert);
   const extensions = [
     { name: 'basicConstraints', cA: false, critical: true },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },

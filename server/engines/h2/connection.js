@@ -237,7 +237,7 @@ class Http2Connection extends EventEmitter {
       start += 5;
     }
     if (start > end) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'HEADERS padding too long');
-    const fragment = payload.subarray(start, end);
+    const fragment = start === 0 && end === payload.length ? payload : payload.subarray(start, end);
     if (flags & FLAG.END_HEADERS) {
       this.#onHeaderBlock(id, flags, fragment, selfDependent);
       return;

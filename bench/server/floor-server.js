@@ -1,0 +1,17 @@
+'use strict';
+// bench/server/floor-tls.js started for one run, with the Node flags `npm start` gives our server.
+const path = require('node:path');
+const { startExternalServer } = require('./external-server');
+const { NODE_FLAGS } = require('./project-server');
+
+function startFloor({ tmpDir, pin, root, cert, key }) {
+  return startExternalServer({
+    name: 'floor-tls',
+    tmpDir,
+    pin,
+    configure: (prefix, port) => [process.execPath, [...NODE_FLAGS, path.join(__dirname, 'floor-tls.js'),
+      '--root', root, '--port', String(port), '--cert', cert, '--key', key]],
+  });
+}
+
+module.exports = { startFloor };
