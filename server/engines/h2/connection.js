@@ -13,6 +13,7 @@ const { ENTRY_LENGTH, defaultPeerSettings, encodeSettings, applyPeerSettings } =
 const { readRequestHeaders, checkTrailers } = require('./request-headers');
 const { ReceiveWindow, grow } = require('./flow-control');
 const { FloodGuard } = require('./flood-guard');
+const { DataScheduler } = require('./data-scheduler');
 const { ResponseHeaders } = require('./response-headers');
 const { Stream } = require('./stream');
 const { sendOut, discard, loggedStatus, SEND_TIMEOUT } = require('../send-out');
@@ -29,9 +30,8 @@ const RECENTLY_CLOSED = 256;
 const UNKNOWN = 0;
 const CLOSED = 1;
 const CLOSED_BY_OUR_RESET = 2;
-// Output: the frame writer is flushed early past FLUSH_BYTES, and DATA waits while the
-// socket holds OUTPUT_LIMIT octets (both bound the memory a slow reader makes us hold).
-const FLUSH_BYTES = 64 * 1024;
+// Output: a batch frames DATA until the socket and the batch hold OUTPUT_LIMIT octets, then
+// waits for 'drain' (bounds the memory a slow reader makes us hold, and the time one write takes).
 const OUTPUT_LIMIT = 256 * 1024;
 // A request body (this server serves GET and HEAD, so it has no use for one) is answered
 // once this much has arrived instead of being read to its end; the rest is cut off with
@@ -70,7 +70,6 @@ class Http2Connection extends EventEmitter {
   // The highest stream we reset while it was idle (a malformed PRIORITY): its HEADERS, when
   // they come, are ignored like any frame after our RST_STREAM (5.1).
   #highestIdleReset = 0;
-  #sendWindow = DEFAULT_WINDOW_SIZE;
   #receiveWindow = new ReceiveWindow(DEFAULT_WINDOW_SIZE);
   #continuation = null; // { id, flags, fragments, size, selfDependent } until END_HEADERS
   #settingsReceived = false;
@@ -79,7 +78,7 @@ class Http2Connection extends EventEmitter {
   #peerGoaway = false;
   #ended = false; // our side is done: GOAWAY sent after a connection error or the last stream
   #closed = false;
-  #waiting = new Set(); // streams with DATA held back by the connection window or the socket
+  #scheduler = new DataScheduler((stream, start, end, last) => this.#sendData(stream, start, end, last));
   #controlGuard = new FloodGuard(CONTROL_BURST, CONTROL_RATE);
   #resetGuard = new FloodGuard(RESET_BURST, RESET_RATE);
   #prefaceTimer;
@@ -98,7 +97,7 @@ class Http2Connection extends EventEmitter {
     const hardLimit = this.#maxHeaderListSize * HEADER_LIST_HARD_FACTOR;
     this.#decoder = new Decoder({ maxHeaderListSize: hardLimit, maxStringLength: hardLimit });
     this.#responseHeaders = new ResponseHeaders(ctx.responseHeaders);
-    this.#writer = new FrameWriter(socket, () => socket.pause());
+    this.#writer = new FrameWriter(socket, () => socket.pause(), () => this.#fill());
 
     socket.on('data', (chunk) => this.#onData(chunk));
     socket.on('drain', () => this.#onDrain());
@@ -382,7 +381,7 @@ class Http2Connection extends EventEmitter {
       if (window === null) throw new ConnectionError(ERROR.FLOW_CONTROL_ERROR, 'SETTINGS_INITIAL_WINDOW_SIZE overflows a stream window');
       stream.sendWindow = window;
     }
-    if (delta > 0) for (const stream of this.#streams.values()) this.#pump(stream);
+    if (delta > 0) for (const stream of this.#streams.values()) this.#scheduler.wake(stream);
   }
 
   #onPing(flags, id, payload) {
@@ -406,10 +405,9 @@ class Http2Connection extends EventEmitter {
     const increment = payload.readUInt32BE(0) & 0x7fffffff;
     if (id === 0) {
       if (increment === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'WINDOW_UPDATE of 0');
-      const window = grow(this.#sendWindow, increment);
+      const window = grow(this.#scheduler.window, increment);
       if (window === null) throw new ConnectionError(ERROR.FLOW_CONTROL_ERROR, 'connection window over 2^31-1');
-      this.#sendWindow = window;
-      this.#pumpWaiting();
+      this.#scheduler.window = window;
       return;
     }
     const stream = this.#streams.get(id);
@@ -422,7 +420,7 @@ class Http2Connection extends EventEmitter {
     const window = grow(stream.sendWindow, increment);
     if (window === null) throw new StreamError(id, ERROR.FLOW_CONTROL_ERROR, 'stream window over 2^31-1');
     stream.sendWindow = window;
-    this.#pump(stream);
+    this.#scheduler.wake(stream);
   }
 
   #control() {
@@ -458,8 +456,11 @@ class Http2Connection extends EventEmitter {
     },
     write: (stream, chunk) => this.#take(stream, chunk),
     end: (stream) => {
+      if (stream.closed) return;
       stream.bodyEnded = true;
-      this.#pump(stream);
+      // send-out reads on only once the last chunk was all framed: END_STREAM on an empty DATA.
+      this.#writer.frame(FRAME.DATA, FLAG.END_STREAM, stream.id);
+      this.#finishStream(stream);
     },
     abort: (stream, err) => {
       if (stream.closed) return;
@@ -470,69 +471,56 @@ class Http2Connection extends EventEmitter {
     finished: (stream, outcome) => this.#logEnd(stream, loggedStatus(stream.response.status, outcome)),
   };
 
-  // Sends what the windows and the socket allow of chunk; true when all of it went out.
+  // A chunk that fits in one frame, both windows and the batch goes out at once, as if its turn
+  // came first (each stream arriving puts the others back by one frame at most); any other
+  // waits for its turns (data-scheduler.js). True when all of it was framed.
   #take(stream, chunk) {
+    const n = chunk.length;
+    if (n === 0) return true;
     stream.chunk = chunk;
     stream.offset = 0;
-    this.#pump(stream);
-    return stream.chunk === null || stream.closed;
-  }
-
-  // Sends as much of the stream's chunk as the windows, the frame size and the socket allow.
-  // Called outside a sink call (a WINDOW_UPDATE, a drain), it tells the stream's Sending when
-  // the chunk is all out, which reads the next one: a stream whose window stays shut pins one.
-  #pump(stream) {
-    if (stream.closed) return;
-    const writer = this.#writer;
-    for (;;) {
-      const chunk = stream.chunk;
-      const available = chunk === null ? 0 : chunk.length - stream.offset;
-      if (available === 0) {
-        if (chunk !== null) {
-          stream.chunk = null;
-          if (!stream.inCall) stream.sending.drain();
-        } else if (stream.bodyEnded) {
-          // A Readable can end after its last chunk went out: END_STREAM on an empty DATA.
-          writer.frame(FRAME.DATA, FLAG.END_STREAM, stream.id);
-          this.#finishStream(stream);
-        }
-        return;
-      }
-      if (this.#socket.writableLength >= OUTPUT_LIMIT || this.#sendWindow <= 0) {
-        this.#waiting.add(stream);
-        return;
-      }
-      const room = Math.min(stream.sendWindow, this.#sendWindow, this.#peer.maxFrameSize);
-      if (room <= 0) return; // the stream's WINDOW_UPDATE resumes it
-      const start = stream.offset;
-      const n = Math.min(room, available);
-      stream.offset += n;
-      const last = stream.bodyEnded && n === available;
-      writer.slice(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, chunk, start, start + n);
+    if (n <= this.#peer.maxFrameSize && n <= stream.sendWindow && n <= this.#scheduler.window
+      && this.#socket.writableLength + this.#writer.queuedBytes < OUTPUT_LIMIT) {
+      stream.offset = n;
       stream.sendWindow -= n;
-      this.#sendWindow -= n;
-      stream.sent += n;
-      if (stream.sending !== null) stream.sending.progress();
-      if (last) {
-        stream.chunk = null;
-        this.#finishStream(stream);
-        return;
-      }
-      if (writer.queuedBytes >= FLUSH_BYTES) writer.flush();
+      this.#scheduler.window -= n;
+      this.#sendData(stream, 0, n, stream.bodyEnded);
+      return true;
     }
+    this.#scheduler.wake(stream);
+    this.#writer.schedule();
+    return false;
   }
 
-  #pumpWaiting() {
-    if (this.#waiting.size === 0) return;
-    const streams = [...this.#waiting];
-    this.#waiting.clear();
-    for (const stream of streams) this.#pump(stream);
+  // Frames DATA for the batch being flushed, turn by turn, while the socket has room: once it
+  // has not, the 'drain' that follows the write flushes (and fills) again.
+  #fill() {
+    if (this.#ended || this.#scheduler.waiting === 0) return;
+    const room = OUTPUT_LIMIT - this.#socket.writableLength - this.#writer.queuedBytes;
+    if (room > 0) this.#scheduler.run(room, this.#peer.maxFrameSize);
+  }
+
+  // DATA of stream.chunk[start, end), windows already charged. Outside a sink call (a turn in a
+  // later batch), a chunk all framed tells the stream's Sending, which reads the next one: a
+  // stream whose window stays shut pins one.
+  #sendData(stream, start, end, last) {
+    const chunk = stream.chunk;
+    this.#writer.slice(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, chunk, start, end);
+    stream.sent += end - start;
+    if (end === chunk.length) stream.chunk = null;
+    if (last) {
+      this.#finishStream(stream);
+      return;
+    }
+    if (stream.sending === null) return;
+    stream.sending.progress();
+    if (stream.chunk === null && !stream.inCall) stream.sending.drain();
   }
 
   #onDrain() {
     if (this.#ended) return;
     this.#socket.resume();
-    this.#pumpWaiting();
+    this.#writer.flush();
   }
 
   // The response went out whole (END_STREAM sent). A request body still coming is cut off.
@@ -567,7 +555,7 @@ class Http2Connection extends EventEmitter {
     if (stream.closed) return;
     stream.closed = true;
     this.#streams.delete(stream.id);
-    this.#waiting.delete(stream);
+    this.#scheduler.drop(stream);
     this.#rememberClosed(stream.id, resetByUs);
     stream.chunk = null;
     if (outcome !== null && stream.sending !== null) stream.sending.close(outcome);
