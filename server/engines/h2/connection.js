@@ -11,6 +11,7 @@ const { FRAME, FLAG, DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW_SIZE } = require('./
 const { ERROR, ConnectionError, StreamError, errorName } = require('./errors');
 const { ENTRY_LENGTH, defaultPeerSettings, encodeSettings, applyPeerSettings } = require('./settings');
 const { readRequestHeaders, checkTrailers } = require('./request-headers');
+const { RequestCache } = require('./request-cache');
 const { ReceiveWindow, grow } = require('./flow-control');
 const { FloodGuard } = require('./flood-guard');
 const { DataScheduler } = require('./data-scheduler');
@@ -60,6 +61,7 @@ class Http2Connection extends EventEmitter {
   #reader = new FrameReader(DEFAULT_MAX_FRAME_SIZE);
   #writer;
   #decoder;
+  #requests = new RequestCache();
   #responseHeaders;
   #peer = defaultPeerSettings();
   #streams = new Map();
@@ -262,17 +264,15 @@ class Http2Connection extends EventEmitter {
   }
 
   #onHeaderBlock(id, flags, block, selfDependent) {
-    let fields;
-    try {
-      fields = this.#decoder.decode(block);
-    } catch (err) {
-      throw new ConnectionError(ERROR.COMPRESSION_ERROR, `header block: ${err.code || err.message}`);
-    }
     const endStream = (flags & FLAG.END_STREAM) !== 0;
     if (id <= this.#lastStreamId) {
+      const fields = this.#decode(block);
+      this.#requests.decoded(block, null);
       this.#onLaterHeaders(id, endStream, fields, selfDependent);
       return;
     }
+    // Decoded whatever becomes of the stream: the HPACK state must stay in sync.
+    const request = this.#readRequest(block);
     this.#lastStreamId = id;
     if (id <= this.#highestIdleReset && this.#closedHow(id) === CLOSED_BY_OUR_RESET) return;
     if (this.#goawaySent) {
@@ -284,12 +284,36 @@ class Http2Connection extends EventEmitter {
     if (this.#streams.size >= this.#maxConcurrentStreams) {
       throw new StreamError(id, ERROR.REFUSED_STREAM, 'too many concurrent streams');
     }
-    const stream = new Stream(id, this.#peer.initialWindowSize, this.#output);
-    const problem = readRequestHeaders(fields, stream);
-    if (problem !== null) throw new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed request: ${problem}`);
+    if (typeof request === 'string') throw new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed request: ${request}`);
+    const stream = new Stream(id, this.#peer.initialWindowSize, this.#output, request);
     this.#streams.set(id, stream);
     if (this.#streams.size === 1) this.#socket.setTimeout(this.#timeouts.idleTimeout);
     if (endStream) this.#endRequest(stream);
+  }
+
+  #decode(block) {
+    try {
+      return this.#decoder.decode(block);
+    } catch (err) {
+      throw new ConnectionError(ERROR.COMPRESSION_ERROR, `header block: ${err.code || err.message}`);
+    }
+  }
+
+  // A new stream's request: { headers, contentLength, listSize }, or why it is malformed. Its
+  // headers object may serve later streams (request-cache.js), so it is frozen.
+  #readRequest(block) {
+    let request = this.#requests.get(block);
+    if (request !== undefined) return request;
+    const fields = this.#decode(block);
+    request = { headers: null, contentLength: -1, listSize: 0 };
+    const problem = readRequestHeaders(fields, request);
+    if (problem !== null) {
+      this.#requests.decoded(block, null);
+      return problem;
+    }
+    Object.freeze(request.headers);
+    this.#requests.decoded(block, request);
+    return request;
   }
 
   // HEADERS on a stream already used: trailers, or an error.
