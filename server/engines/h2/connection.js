@@ -15,6 +15,7 @@ const { RequestCache } = require('./request-cache');
 const { ReceiveWindow, grow } = require('./flow-control');
 const { FloodGuard } = require('./flood-guard');
 const { DataScheduler } = require('./data-scheduler');
+const { IdleTimer } = require('./idle-timer');
 const { ResponseHeaders } = require('./response-headers');
 const { Stream } = require('./stream');
 const { sendOut, discard, loggedStatus, SEND_TIMEOUT } = require('../send-out');
@@ -52,7 +53,6 @@ const LINGER_MS = 1000;
 
 class Http2Connection extends EventEmitter {
   #socket;
-  #remoteAddress; // kept for the access log: a closed socket no longer reports it
   #core;
   #log;
   #timeouts;
@@ -84,13 +84,14 @@ class Http2Connection extends EventEmitter {
   #controlGuard = new FloodGuard(CONTROL_BURST, CONTROL_RATE);
   #resetGuard = new FloodGuard(RESET_BURST, RESET_RATE);
   #prefaceTimer;
+  #idle;
 
   // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize },
   //        responseHeaders: 'cached' | 'encoder' (see response-headers.js) }
   constructor(socket, ctx) {
     super();
     this.#socket = socket;
-    this.#remoteAddress = socket.remoteAddress;
+    this.#output.remoteAddress = socket.remoteAddress;
     this.#core = ctx.core;
     this.#log = ctx.log;
     this.#timeouts = ctx.timeouts;
@@ -99,15 +100,16 @@ class Http2Connection extends EventEmitter {
     const hardLimit = this.#maxHeaderListSize * HEADER_LIST_HARD_FACTOR;
     this.#decoder = new Decoder({ maxHeaderListSize: hardLimit, maxStringLength: hardLimit });
     this.#responseHeaders = new ResponseHeaders(ctx.responseHeaders);
-    this.#writer = new FrameWriter(socket, () => socket.pause(), () => this.#fill());
+    this.#writer = new FrameWriter(socket, () => socket.pause(), () => this.#beforeFlush());
 
     socket.on('data', (chunk) => this.#onData(chunk));
     socket.on('drain', () => this.#onDrain());
-    socket.on('timeout', () => this.#onTimeout());
     socket.on('error', (err) => this.#log.debug(`http2 socket error: ${err.message}`));
     socket.once('close', () => this.#onClose());
     this.#prefaceTimer = setTimeout(() => socket.destroy(), this.#timeouts.headersTimeout).unref();
-    socket.setTimeout(this.#timeouts.http2IdleTimeout);
+    const { idleTimeout, http2IdleTimeout } = this.#timeouts;
+    this.#idle = new IdleTimer(Math.min(idleTimeout, http2IdleTimeout),
+      () => (this.#streams.size === 0 ? http2IdleTimeout : idleTimeout), (quiet) => this.#onTimeout(quiet));
 
     this.#writer.frame(FRAME.SETTINGS, 0, 0, encodeSettings(ctx.settings));
     this.#writer.flush();
@@ -128,6 +130,7 @@ class Http2Connection extends EventEmitter {
   }
 
   #onData(chunk) {
+    this.#idle.touch();
     if (this.#ended) return;
     const err = this.#reader.push(chunk, this.#onFrame);
     if (err !== null) this.#connectionError(err);
@@ -287,7 +290,6 @@ class Http2Connection extends EventEmitter {
     if (typeof request === 'string') throw new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed request: ${request}`);
     const stream = new Stream(id, this.#peer.initialWindowSize, this.#output, request);
     this.#streams.set(id, stream);
-    if (this.#streams.size === 1) this.#socket.setTimeout(this.#timeouts.idleTimeout);
     if (endStream) this.#endRequest(stream);
   }
 
@@ -468,6 +470,8 @@ class Http2Connection extends EventEmitter {
   // socket's idle timer cannot see such a stall, since any frame (a PING, a 1-octet
   // WINDOW_UPDATE on another stream) restarts it.
   #output = {
+    // For the access log (a stream is its client): kept, since a closed socket no longer reports it.
+    remoteAddress: null,
     start: (stream, d, bytes, ends) => {
       const endStream = ends && (bytes === null || bytes.length === 0);
       this.#writer.headers(stream.id, endStream ? FLAG.END_STREAM : 0, this.#responseHeaders.parts(d), this.#peer.maxFrameSize);
@@ -516,9 +520,11 @@ class Http2Connection extends EventEmitter {
     return false;
   }
 
-  // Frames DATA for the batch being flushed, turn by turn, while the socket has room: once it
-  // has not, the 'drain' that follows the write flushes (and fills) again.
-  #fill() {
+  // A batch is about to be written (or the socket drained): bytes move. DATA is framed for it,
+  // turn by turn, while the socket has room: once it has not, the 'drain' that follows the
+  // write flushes (and fills) again.
+  #beforeFlush() {
+    this.#idle.touch();
     if (this.#ended || this.#scheduler.waiting === 0) return;
     const room = OUTPUT_LIMIT - this.#socket.writableLength - this.#writer.queuedBytes;
     if (room > 0) this.#scheduler.run(room, this.#peer.maxFrameSize);
@@ -556,8 +562,7 @@ class Http2Connection extends EventEmitter {
 
   #logEnd(stream, status) {
     const d = stream.response;
-    const client = { remoteAddress: this.#remoteAddress, protocol: 'h2', headers: stream.headers };
-    this.#core.logAccess(stream.headers[':method'], stream.headers[':path'], status, d ? d.coding : null, stream.sent, stream.startedAt, client);
+    this.#core.logAccess(stream.headers[':method'], stream.headers[':path'], status, d ? d.coding : null, stream.sent, stream.startedAt, stream);
   }
 
   // ---- stream and connection ends ----
@@ -583,10 +588,7 @@ class Http2Connection extends EventEmitter {
     this.#rememberClosed(stream.id, resetByUs);
     stream.chunk = null;
     if (outcome !== null && stream.sending !== null) stream.sending.close(outcome);
-    if (this.#streams.size === 0 && !this.#ended) {
-      if (this.#goawaySent || this.#peerGoaway) this.#goawayAndEnd();
-      else this.#socket.setTimeout(this.#timeouts.http2IdleTimeout);
-    }
+    if (this.#streams.size === 0 && !this.#ended && (this.#goawaySent || this.#peerGoaway)) this.#goawayAndEnd();
   }
 
   #rememberClosed(id, resetByUs) {
@@ -656,12 +658,14 @@ class Http2Connection extends EventEmitter {
     socket.once('finish', () => setTimeout(() => socket.destroy(), LINGER_MS).unref());
   }
 
-  #onTimeout() {
+  // No byte in either direction for the limit in force (idle-timer.js); a connection that
+  // went idle gets GOAWAY, and is destroyed if it is still there at the next expiry.
+  #onTimeout(quiet) {
     if (this.#streams.size === 0 && !this.#ended) {
       this.#goawayAndEnd('idle');
       return;
     }
-    this.#log.debug(`http2: no progress for ${this.#socket.timeout} ms, ${this.#streams.size} stream(s) open`);
+    this.#log.debug(`http2: no progress for ${quiet} ms, ${this.#streams.size} stream(s) open`);
     this.#socket.destroy();
   }
 
@@ -669,6 +673,7 @@ class Http2Connection extends EventEmitter {
     this.#closed = true;
     this.#ended = true;
     clearTimeout(this.#prefaceTimer);
+    this.#idle.stop();
     this.#abortStreams();
     this.emit('close');
   }

@@ -23,6 +23,14 @@ function indexedOnly(block) {
   return true;
 }
 
+// Blocks are a few octets to a few dozen: a loop beats a call into Buffer#equals.
+function sameOctets(a, b) {
+  const n = a.length;
+  if (b.length !== n) return false;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 class RequestCache {
   #blocks = [];
   #requests = [];
@@ -32,7 +40,7 @@ class RequestCache {
   get(block) {
     const blocks = this.#blocks;
     for (let i = 0; i < blocks.length; i++) {
-      if (blocks[i].length === block.length && blocks[i].equals(block)) return this.#requests[i];
+      if (sameOctets(blocks[i], block)) return this.#requests[i];
     }
     return undefined;
   }

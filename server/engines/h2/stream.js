@@ -53,6 +53,15 @@ class Stream {
     this.output.abort(this, err);
   }
 
+  // The access log's client (log/access-log.js), with this.headers.
+  get protocol() {
+    return 'h2';
+  }
+
+  get remoteAddress() {
+    return this.output.remoteAddress;
+  }
+
   listen(sending) {
     this.sending = sending;
   }
