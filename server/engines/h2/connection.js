@@ -168,9 +168,7 @@ class Http2Connection extends EventEmitter {
       } else if (err instanceof ConnectionError) {
         this.#connectionError(err);
       } else {
-        // A bug of ours must cost this connection, not the process.
-        this.#log.error(`http2 internal error: ${err.stack || err}`);
-        this.#connectionError(new ConnectionError(ERROR.INTERNAL_ERROR, 'internal error'));
+        this.#internalError(err);
       }
     }
     return !this.#ended;
@@ -527,7 +525,12 @@ class Http2Connection extends EventEmitter {
     this.#idle.touch();
     if (this.#ended || this.#scheduler.waiting === 0) return;
     const room = OUTPUT_LIMIT - this.#socket.writableLength - this.#writer.queuedBytes;
-    if (room > 0) this.#scheduler.run(room, this.#peer.maxFrameSize);
+    if (room <= 0) return;
+    try {
+      this.#scheduler.run(room, this.#peer.maxFrameSize);
+    } catch (err) {
+      this.#internalError(err);
+    }
   }
 
   // DATA of stream.chunk[start, end), windows already charged. Outside a sink call (a turn in a
@@ -633,6 +636,12 @@ class Http2Connection extends EventEmitter {
     this.#ended = true;
     this.#abortStreams();
     this.#closeSocket();
+  }
+
+  // A bug of ours must cost this connection, not the process.
+  #internalError(err) {
+    this.#log.error(`http2 internal error: ${err.stack || err}`);
+    this.#connectionError(new ConnectionError(ERROR.INTERNAL_ERROR, 'internal error'));
   }
 
   #abortStreams() {
