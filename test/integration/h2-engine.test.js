@@ -380,6 +380,32 @@ test('one access-log line per request, aborted responses marked', async () => {
   }
 });
 
+// Literal with incremental indexing (RFC 7541 6.2.1), name from the static table.
+function literalIndexed(nameIndex, value) {
+  return Buffer.concat([Buffer.from([0x40 | nameIndex, value.length]), Buffer.from(value, 'latin1')]);
+}
+
+test('a repeated all-indexed block is answered again; the same octets after the table changed mean the new fields', async () => {
+  const c = await client();
+  const GET_HTTPS = Buffer.from([0x82, 0x87]); // static 2 (:method GET), 7 (:scheme https)
+  const ask = async (id, block) => {
+    c.send(c.headersFrames(id, block));
+    const res = await c.response(id);
+    assert.equal(res.status, 200);
+    return res.body.toString();
+  };
+  // Dynamic table after it: 62 :authority localhost, 63 :path /small.txt.
+  assert.equal(await ask(1, Buffer.concat([GET_HTTPS, literalIndexed(4, '/small.txt'), literalIndexed(1, 'localhost')])), SMALL);
+  const indexed = Buffer.from([0x82, 0x87, 0xbf, 0xbe]); // 63, 62: indexed fields only
+  assert.equal(await ask(3, indexed), SMALL);
+  assert.equal(await ask(5, indexed), SMALL);
+  // Inserts :path /index.html: 62 is now that, 63 :authority localhost, 64 :path /small.txt.
+  assert.equal(await ask(7, Buffer.concat([GET_HTTPS, literalIndexed(4, '/index.html'), Buffer.from([0xbf])])), FILES['index.html']);
+  // The octets of streams 3 and 5 now name :authority (63) and :path /index.html (62).
+  assert.equal(await ask(9, indexed), FILES['index.html']);
+  await c.close();
+});
+
 test('HTTP/1.1 and no-ALPN clients share the port', async () => {
   const res = await t.h1('/small.txt');
   assert.equal(res.status, 200);

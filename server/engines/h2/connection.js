@@ -11,8 +11,11 @@ const { FRAME, FLAG, DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW_SIZE } = require('./
 const { ERROR, ConnectionError, StreamError, errorName } = require('./errors');
 const { ENTRY_LENGTH, defaultPeerSettings, encodeSettings, applyPeerSettings } = require('./settings');
 const { readRequestHeaders, checkTrailers } = require('./request-headers');
+const { RequestCache } = require('./request-cache');
 const { ReceiveWindow, grow } = require('./flow-control');
 const { FloodGuard } = require('./flood-guard');
+const { DataScheduler } = require('./data-scheduler');
+const { IdleTimer } = require('./idle-timer');
 const { ResponseHeaders } = require('./response-headers');
 const { Stream } = require('./stream');
 const { sendOut, discard, loggedStatus, SEND_TIMEOUT } = require('../send-out');
@@ -29,9 +32,8 @@ const RECENTLY_CLOSED = 256;
 const UNKNOWN = 0;
 const CLOSED = 1;
 const CLOSED_BY_OUR_RESET = 2;
-// Output: the frame writer is flushed early past FLUSH_BYTES, and DATA waits while the
-// socket holds OUTPUT_LIMIT octets (both bound the memory a slow reader makes us hold).
-const FLUSH_BYTES = 64 * 1024;
+// Output: a batch frames DATA until the socket and the batch hold OUTPUT_LIMIT octets, then
+// waits for 'drain' (bounds the memory a slow reader makes us hold, and the time one write takes).
 const OUTPUT_LIMIT = 256 * 1024;
 // A request body (this server serves GET and HEAD, so it has no use for one) is answered
 // once this much has arrived instead of being read to its end; the rest is cut off with
@@ -51,7 +53,6 @@ const LINGER_MS = 1000;
 
 class Http2Connection extends EventEmitter {
   #socket;
-  #remoteAddress; // kept for the access log: a closed socket no longer reports it
   #core;
   #log;
   #timeouts;
@@ -60,6 +61,7 @@ class Http2Connection extends EventEmitter {
   #reader = new FrameReader(DEFAULT_MAX_FRAME_SIZE);
   #writer;
   #decoder;
+  #requests = new RequestCache();
   #responseHeaders;
   #peer = defaultPeerSettings();
   #streams = new Map();
@@ -70,7 +72,6 @@ class Http2Connection extends EventEmitter {
   // The highest stream we reset while it was idle (a malformed PRIORITY): its HEADERS, when
   // they come, are ignored like any frame after our RST_STREAM (5.1).
   #highestIdleReset = 0;
-  #sendWindow = DEFAULT_WINDOW_SIZE;
   #receiveWindow = new ReceiveWindow(DEFAULT_WINDOW_SIZE);
   #continuation = null; // { id, flags, fragments, size, selfDependent } until END_HEADERS
   #settingsReceived = false;
@@ -79,17 +80,18 @@ class Http2Connection extends EventEmitter {
   #peerGoaway = false;
   #ended = false; // our side is done: GOAWAY sent after a connection error or the last stream
   #closed = false;
-  #waiting = new Set(); // streams with DATA held back by the connection window or the socket
+  #scheduler = new DataScheduler((stream, start, end, last) => this.#sendData(stream, start, end, last));
   #controlGuard = new FloodGuard(CONTROL_BURST, CONTROL_RATE);
   #resetGuard = new FloodGuard(RESET_BURST, RESET_RATE);
   #prefaceTimer;
+  #idle;
 
   // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize },
   //        responseHeaders: 'cached' | 'encoder' (see response-headers.js) }
   constructor(socket, ctx) {
     super();
     this.#socket = socket;
-    this.#remoteAddress = socket.remoteAddress;
+    this.#output.remoteAddress = socket.remoteAddress;
     this.#core = ctx.core;
     this.#log = ctx.log;
     this.#timeouts = ctx.timeouts;
@@ -98,15 +100,16 @@ class Http2Connection extends EventEmitter {
     const hardLimit = this.#maxHeaderListSize * HEADER_LIST_HARD_FACTOR;
     this.#decoder = new Decoder({ maxHeaderListSize: hardLimit, maxStringLength: hardLimit });
     this.#responseHeaders = new ResponseHeaders(ctx.responseHeaders);
-    this.#writer = new FrameWriter(socket, () => socket.pause());
+    this.#writer = new FrameWriter(socket, () => socket.pause(), () => this.#beforeFlush());
 
     socket.on('data', (chunk) => this.#onData(chunk));
     socket.on('drain', () => this.#onDrain());
-    socket.on('timeout', () => this.#onTimeout());
     socket.on('error', (err) => this.#log.debug(`http2 socket error: ${err.message}`));
     socket.once('close', () => this.#onClose());
     this.#prefaceTimer = setTimeout(() => socket.destroy(), this.#timeouts.headersTimeout).unref();
-    socket.setTimeout(this.#timeouts.http2IdleTimeout);
+    const { idleTimeout, http2IdleTimeout } = this.#timeouts;
+    this.#idle = new IdleTimer(Math.min(idleTimeout, http2IdleTimeout),
+      () => (this.#streams.size === 0 ? http2IdleTimeout : idleTimeout), (quiet) => this.#onTimeout(quiet));
 
     this.#writer.frame(FRAME.SETTINGS, 0, 0, encodeSettings(ctx.settings));
     this.#writer.flush();
@@ -127,6 +130,7 @@ class Http2Connection extends EventEmitter {
   }
 
   #onData(chunk) {
+    this.#idle.touch();
     if (this.#ended) return;
     const err = this.#reader.push(chunk, this.#onFrame);
     if (err !== null) this.#connectionError(err);
@@ -164,9 +168,7 @@ class Http2Connection extends EventEmitter {
       } else if (err instanceof ConnectionError) {
         this.#connectionError(err);
       } else {
-        // A bug of ours must cost this connection, not the process.
-        this.#log.error(`http2 internal error: ${err.stack || err}`);
-        this.#connectionError(new ConnectionError(ERROR.INTERNAL_ERROR, 'internal error'));
+        this.#internalError(err);
       }
     }
     return !this.#ended;
@@ -263,17 +265,15 @@ class Http2Connection extends EventEmitter {
   }
 
   #onHeaderBlock(id, flags, block, selfDependent) {
-    let fields;
-    try {
-      fields = this.#decoder.decode(block);
-    } catch (err) {
-      throw new ConnectionError(ERROR.COMPRESSION_ERROR, `header block: ${err.code || err.message}`);
-    }
     const endStream = (flags & FLAG.END_STREAM) !== 0;
     if (id <= this.#lastStreamId) {
+      const fields = this.#decode(block);
+      this.#requests.decoded(block, null);
       this.#onLaterHeaders(id, endStream, fields, selfDependent);
       return;
     }
+    // Decoded whatever becomes of the stream: the HPACK state must stay in sync.
+    const request = this.#readRequest(block);
     this.#lastStreamId = id;
     if (id <= this.#highestIdleReset && this.#closedHow(id) === CLOSED_BY_OUR_RESET) return;
     if (this.#goawaySent) {
@@ -285,12 +285,35 @@ class Http2Connection extends EventEmitter {
     if (this.#streams.size >= this.#maxConcurrentStreams) {
       throw new StreamError(id, ERROR.REFUSED_STREAM, 'too many concurrent streams');
     }
-    const stream = new Stream(id, this.#peer.initialWindowSize, this.#output);
-    const problem = readRequestHeaders(fields, stream);
-    if (problem !== null) throw new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed request: ${problem}`);
+    if (typeof request === 'string') throw new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed request: ${request}`);
+    const stream = new Stream(id, this.#peer.initialWindowSize, this.#output, request);
     this.#streams.set(id, stream);
-    if (this.#streams.size === 1) this.#socket.setTimeout(this.#timeouts.idleTimeout);
     if (endStream) this.#endRequest(stream);
+  }
+
+  #decode(block) {
+    try {
+      return this.#decoder.decode(block);
+    } catch (err) {
+      throw new ConnectionError(ERROR.COMPRESSION_ERROR, `header block: ${err.code || err.message}`);
+    }
+  }
+
+  // A new stream's request: { headers, contentLength, listSize }, or why it is malformed. Its
+  // headers object may serve later streams (request-cache.js), so it is frozen.
+  #readRequest(block) {
+    let request = this.#requests.get(block);
+    if (request !== undefined) return request;
+    const fields = this.#decode(block);
+    request = { headers: null, contentLength: -1, listSize: 0 };
+    const problem = readRequestHeaders(fields, request);
+    if (problem !== null) {
+      this.#requests.decoded(block, null);
+      return problem;
+    }
+    Object.freeze(request.headers);
+    this.#requests.decoded(block, request);
+    return request;
   }
 
   // HEADERS on a stream already used: trailers, or an error.
@@ -382,7 +405,7 @@ class Http2Connection extends EventEmitter {
       if (window === null) throw new ConnectionError(ERROR.FLOW_CONTROL_ERROR, 'SETTINGS_INITIAL_WINDOW_SIZE overflows a stream window');
       stream.sendWindow = window;
     }
-    if (delta > 0) for (const stream of this.#streams.values()) this.#pump(stream);
+    if (delta > 0) for (const stream of this.#streams.values()) this.#scheduler.wake(stream);
   }
 
   #onPing(flags, id, payload) {
@@ -406,10 +429,9 @@ class Http2Connection extends EventEmitter {
     const increment = payload.readUInt32BE(0) & 0x7fffffff;
     if (id === 0) {
       if (increment === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'WINDOW_UPDATE of 0');
-      const window = grow(this.#sendWindow, increment);
+      const window = grow(this.#scheduler.window, increment);
       if (window === null) throw new ConnectionError(ERROR.FLOW_CONTROL_ERROR, 'connection window over 2^31-1');
-      this.#sendWindow = window;
-      this.#pumpWaiting();
+      this.#scheduler.window = window;
       return;
     }
     const stream = this.#streams.get(id);
@@ -422,7 +444,7 @@ class Http2Connection extends EventEmitter {
     const window = grow(stream.sendWindow, increment);
     if (window === null) throw new StreamError(id, ERROR.FLOW_CONTROL_ERROR, 'stream window over 2^31-1');
     stream.sendWindow = window;
-    this.#pump(stream);
+    this.#scheduler.wake(stream);
   }
 
   #control() {
@@ -446,6 +468,8 @@ class Http2Connection extends EventEmitter {
   // socket's idle timer cannot see such a stall, since any frame (a PING, a 1-octet
   // WINDOW_UPDATE on another stream) restarts it.
   #output = {
+    // For the access log (a stream is its client): kept, since a closed socket no longer reports it.
+    remoteAddress: null,
     start: (stream, d, bytes, ends) => {
       const endStream = ends && (bytes === null || bytes.length === 0);
       this.#writer.headers(stream.id, endStream ? FLAG.END_STREAM : 0, this.#responseHeaders.parts(d), this.#peer.maxFrameSize);
@@ -458,8 +482,11 @@ class Http2Connection extends EventEmitter {
     },
     write: (stream, chunk) => this.#take(stream, chunk),
     end: (stream) => {
+      if (stream.closed) return;
       stream.bodyEnded = true;
-      this.#pump(stream);
+      // send-out reads on only once the last chunk was all framed: END_STREAM on an empty DATA.
+      this.#writer.frame(FRAME.DATA, FLAG.END_STREAM, stream.id);
+      this.#finishStream(stream);
     },
     abort: (stream, err) => {
       if (stream.closed) return;
@@ -470,69 +497,63 @@ class Http2Connection extends EventEmitter {
     finished: (stream, outcome) => this.#logEnd(stream, loggedStatus(stream.response.status, outcome)),
   };
 
-  // Sends what the windows and the socket allow of chunk; true when all of it went out.
+  // A chunk that fits in one frame, both windows and the batch goes out at once, as if its turn
+  // came first (each stream arriving puts the others back by one frame at most); any other
+  // waits for its turns (data-scheduler.js). True when all of it was framed.
   #take(stream, chunk) {
+    const n = chunk.length;
+    if (n === 0) return true;
     stream.chunk = chunk;
     stream.offset = 0;
-    this.#pump(stream);
-    return stream.chunk === null || stream.closed;
+    if (n <= this.#peer.maxFrameSize && n <= stream.sendWindow && n <= this.#scheduler.window
+      && this.#socket.writableLength + this.#writer.queuedBytes < OUTPUT_LIMIT) {
+      stream.offset = n;
+      stream.sendWindow -= n;
+      this.#scheduler.window -= n;
+      this.#sendData(stream, 0, n, stream.bodyEnded);
+      return true;
+    }
+    this.#scheduler.wake(stream);
+    this.#writer.schedule();
+    return false;
   }
 
-  // Sends as much of the stream's chunk as the windows, the frame size and the socket allow.
-  // Called outside a sink call (a WINDOW_UPDATE, a drain), it tells the stream's Sending when
-  // the chunk is all out, which reads the next one: a stream whose window stays shut pins one.
-  #pump(stream) {
-    if (stream.closed) return;
-    const writer = this.#writer;
-    for (;;) {
-      const chunk = stream.chunk;
-      const available = chunk === null ? 0 : chunk.length - stream.offset;
-      if (available === 0) {
-        if (chunk !== null) {
-          stream.chunk = null;
-          if (!stream.inCall) stream.sending.drain();
-        } else if (stream.bodyEnded) {
-          // A Readable can end after its last chunk went out: END_STREAM on an empty DATA.
-          writer.frame(FRAME.DATA, FLAG.END_STREAM, stream.id);
-          this.#finishStream(stream);
-        }
-        return;
-      }
-      if (this.#socket.writableLength >= OUTPUT_LIMIT || this.#sendWindow <= 0) {
-        this.#waiting.add(stream);
-        return;
-      }
-      const room = Math.min(stream.sendWindow, this.#sendWindow, this.#peer.maxFrameSize);
-      if (room <= 0) return; // the stream's WINDOW_UPDATE resumes it
-      const start = stream.offset;
-      const n = Math.min(room, available);
-      stream.offset += n;
-      const last = stream.bodyEnded && n === available;
-      writer.slice(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, chunk, start, start + n);
-      stream.sendWindow -= n;
-      this.#sendWindow -= n;
-      stream.sent += n;
-      if (stream.sending !== null) stream.sending.progress();
-      if (last) {
-        stream.chunk = null;
-        this.#finishStream(stream);
-        return;
-      }
-      if (writer.queuedBytes >= FLUSH_BYTES) writer.flush();
+  // A batch is about to be written (or the socket drained): bytes move. DATA is framed for it,
+  // turn by turn, while the socket has room: once it has not, the 'drain' that follows the
+  // write flushes (and fills) again.
+  #beforeFlush() {
+    this.#idle.touch();
+    if (this.#ended || this.#scheduler.waiting === 0) return;
+    const room = OUTPUT_LIMIT - this.#socket.writableLength - this.#writer.queuedBytes;
+    if (room <= 0) return;
+    try {
+      this.#scheduler.run(room, this.#peer.maxFrameSize);
+    } catch (err) {
+      this.#internalError(err);
     }
   }
 
-  #pumpWaiting() {
-    if (this.#waiting.size === 0) return;
-    const streams = [...this.#waiting];
-    this.#waiting.clear();
-    for (const stream of streams) this.#pump(stream);
+  // DATA of stream.chunk[start, end), windows already charged. Outside a sink call (a turn in a
+  // later batch), a chunk all framed tells the stream's Sending, which reads the next one: a
+  // stream whose window stays shut pins one.
+  #sendData(stream, start, end, last) {
+    const chunk = stream.chunk;
+    this.#writer.slice(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, chunk, start, end);
+    stream.sent += end - start;
+    if (end === chunk.length) stream.chunk = null;
+    if (last) {
+      this.#finishStream(stream);
+      return;
+    }
+    if (stream.sending === null) return;
+    stream.sending.progress();
+    if (stream.chunk === null && !stream.inCall) stream.sending.drain();
   }
 
   #onDrain() {
     if (this.#ended) return;
     this.#socket.resume();
-    this.#pumpWaiting();
+    this.#writer.flush();
   }
 
   // The response went out whole (END_STREAM sent). A request body still coming is cut off.
@@ -544,8 +565,7 @@ class Http2Connection extends EventEmitter {
 
   #logEnd(stream, status) {
     const d = stream.response;
-    const client = { remoteAddress: this.#remoteAddress, protocol: 'h2', headers: stream.headers };
-    this.#core.logAccess(stream.headers[':method'], stream.headers[':path'], status, d ? d.coding : null, stream.sent, stream.startedAt, client);
+    this.#core.logAccess(stream.headers[':method'], stream.headers[':path'], status, d ? d.coding : null, stream.sent, stream.startedAt, stream);
   }
 
   // ---- stream and connection ends ----
@@ -567,14 +587,11 @@ class Http2Connection extends EventEmitter {
     if (stream.closed) return;
     stream.closed = true;
     this.#streams.delete(stream.id);
-    this.#waiting.delete(stream);
+    this.#scheduler.drop(stream);
     this.#rememberClosed(stream.id, resetByUs);
     stream.chunk = null;
     if (outcome !== null && stream.sending !== null) stream.sending.close(outcome);
-    if (this.#streams.size === 0 && !this.#ended) {
-      if (this.#goawaySent || this.#peerGoaway) this.#goawayAndEnd();
-      else this.#socket.setTimeout(this.#timeouts.http2IdleTimeout);
-    }
+    if (this.#streams.size === 0 && !this.#ended && (this.#goawaySent || this.#peerGoaway)) this.#goawayAndEnd();
   }
 
   #rememberClosed(id, resetByUs) {
@@ -621,6 +638,12 @@ class Http2Connection extends EventEmitter {
     this.#closeSocket();
   }
 
+  // A bug of ours must cost this connection, not the process.
+  #internalError(err) {
+    this.#log.error(`http2 internal error: ${err.stack || err}`);
+    this.#connectionError(new ConnectionError(ERROR.INTERNAL_ERROR, 'internal error'));
+  }
+
   #abortStreams() {
     for (const stream of [...this.#streams.values()]) this.#closeStream(stream, true, 'aborted');
   }
@@ -644,12 +667,14 @@ class Http2Connection extends EventEmitter {
     socket.once('finish', () => setTimeout(() => socket.destroy(), LINGER_MS).unref());
   }
 
-  #onTimeout() {
+  // No byte in either direction for the limit in force (idle-timer.js); a connection that
+  // went idle gets GOAWAY, and is destroyed if it is still there at the next expiry.
+  #onTimeout(quiet) {
     if (this.#streams.size === 0 && !this.#ended) {
       this.#goawayAndEnd('idle');
       return;
     }
-    this.#log.debug(`http2: no progress for ${this.#socket.timeout} ms, ${this.#streams.size} stream(s) open`);
+    this.#log.debug(`http2: no progress for ${quiet} ms, ${this.#streams.size} stream(s) open`);
     this.#socket.destroy();
   }
 
@@ -657,6 +682,7 @@ class Http2Connection extends EventEmitter {
     this.#closed = true;
     this.#ended = true;
     clearTimeout(this.#prefaceTimer);
+    this.#idle.stop();
     this.#abortStreams();
     this.emit('close');
   }

@@ -2,8 +2,8 @@
 // Serialises frames for one connection and hands them to the socket in one write per batch:
 // frame headers and small payloads are copied into a slab shared by all connections (as
 // Buffer.allocUnsafe shares its pool: an idle connection holds no output memory), large
-// payloads are passed by reference, and flush() writes everything queued since the last
-// flush at once.
+// payloads are passed by reference, and flush() first lets the connection add the DATA its
+// scheduler has ready, then writes everything queued since the last flush at once.
 
 const { FRAME, FLAG, FRAME_HEADER_LENGTH } = require('./frame-types');
 
@@ -19,19 +19,23 @@ const COPY_LIMIT = 8 * 1024;
 class FrameWriter {
   #socket;
   #onBlocked;
+  #fill;
   // This writer's bytes in the slab not yet queued as a chunk: [#start, #end) of #segment.
   #segment = null;
   #start = 0;
   #end = 0;
   #chunks = [];
   #scheduled = false;
+  #flushing = false;
   #flushBound = () => { this.#scheduled = false; this.flush(); };
   queuedBytes = 0;
 
-  // onBlocked() runs when a flush leaves the socket over its high-water mark ('drain' follows).
-  constructor(socket, onBlocked) {
+  // onBlocked() runs when a flush leaves the socket over its high-water mark ('drain' follows);
+  // fill() runs at the start of every flush, to frame what fits in this batch.
+  constructor(socket, onBlocked, fill = () => {}) {
     this.#socket = socket;
     this.#onBlocked = onBlocked;
+    this.#fill = fill;
   }
 
   // One frame; payload (Buffer or undefined) is copied or queued (then it must not change).
@@ -52,7 +56,7 @@ class FrameWriter {
       this.#advance(length);
     }
     this.queuedBytes += FRAME_HEADER_LENGTH + length;
-    this.#schedule();
+    this.schedule();
   }
 
   // A frame whose payload is a 32-bit value (WINDOW_UPDATE, RST_STREAM) or two (GOAWAY without
@@ -64,7 +68,7 @@ class FrameWriter {
     if (b !== undefined) slab.writeUInt32BE(b >>> 0, at + FRAME_HEADER_LENGTH + 4);
     this.#advance(length);
     this.queuedBytes += FRAME_HEADER_LENGTH + length;
-    this.#schedule();
+    this.schedule();
   }
 
   // Writes the 9-byte header with room for `room` payload bytes after it; returns its offset.
@@ -114,8 +118,9 @@ class FrameWriter {
     this.#chunks.push(buf);
   }
 
-  #schedule() {
-    if (!this.#scheduled) {
+  // A flush at the end of this event-loop turn: frames queued now, or DATA ready for fill().
+  schedule() {
+    if (!this.#scheduled && !this.#flushing) {
       this.#scheduled = true;
       setImmediate(this.#flushBound);
     }
@@ -123,6 +128,9 @@ class FrameWriter {
 
   // Writes everything queued; returns false when the socket asks us to wait for 'drain'.
   flush() {
+    this.#flushing = true;
+    this.#fill();
+    this.#flushing = false;
     this.#cut();
     const chunks = this.#chunks;
     if (chunks.length === 0) return true;
@@ -153,7 +161,7 @@ class FrameWriter {
       for (const part of parts) pos += part.copy(slab, pos);
       this.#advance(length);
       this.queuedBytes += FRAME_HEADER_LENGTH + length;
-      this.#schedule();
+      this.schedule();
       return;
     }
     const block = Buffer.concat(parts, length);

@@ -54,6 +54,7 @@ function fieldsOf(d) {
 class ResponseHeaders {
   #encoder = null;
   #pendingUpdate = null;
+  #parts = [null, null]; // reused: the caller copies the parts out before the next call
 
   // mode: 'cached' or 'encoder' (the responseHeaders setting, server/config/schema.js).
   constructor(mode) {
@@ -68,9 +69,14 @@ class ResponseHeaders {
     else this.#pendingUpdate = sizeUpdate(ours);
   }
 
-  // [block, date field]: the parts of the header block of descriptor d.
+  // [block, date field]: the parts of the header block of descriptor d, valid until the next call.
   parts(d) {
-    if (this.#encoder !== null) return [this.#encoder.encode(fieldsOf(d)), currentDateField()];
+    const parts = this.#parts;
+    if (this.#encoder !== null) {
+      parts[0] = this.#encoder.encode(fieldsOf(d));
+      parts[1] = currentDateField();
+      return parts;
+    }
     let block;
     if (d.h2) {
       block = cachedBlocks.get(d.h2);
@@ -86,7 +92,9 @@ class ResponseHeaders {
       this.#pendingUpdate = null;
       return [update, block, currentDateField()];
     }
-    return [block, currentDateField()];
+    parts[0] = block;
+    parts[1] = currentDateField();
+    return parts;
   }
 }
 

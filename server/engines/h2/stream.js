@@ -5,17 +5,18 @@
 // send-out sink (../send-out.js) of its response: `output`, one per connection, frames it.
 
 class Stream {
-  constructor(id, sendWindow, output) {
+  // request: { headers, contentLength, listSize } (readRequestHeaders).
+  constructor(id, sendWindow, output, request) {
     this.id = id;
     this.output = output;
     this.sendWindow = sendWindow;
     this.receiveWindow = null; // a ReceiveWindow once the request has DATA
     this.remoteEnded = false; // END_STREAM received: half-closed (remote)
     this.closed = false;
-    // The request (filled by readRequestHeaders).
-    this.headers = null;
-    this.contentLength = -1;
-    this.listSize = 0;
+    // The request.
+    this.headers = request.headers;
+    this.contentLength = request.contentLength;
+    this.listSize = request.listSize;
     this.received = 0; // DATA octets, padding excluded, checked against content-length
     this.startedAt = 0; // when the request went to the core; 0 until then
     // The response: descriptor, and the content being sent.
@@ -50,6 +51,15 @@ class Stream {
 
   abort(err) {
     this.output.abort(this, err);
+  }
+
+  // The access log's client (log/access-log.js), with this.headers.
+  get protocol() {
+    return 'h2';
+  }
+
+  get remoteAddress() {
+    return this.output.remoteAddress;
   }
 
   listen(sending) {
