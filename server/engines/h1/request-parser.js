@@ -40,6 +40,9 @@ const KNOWN_METHODS = new Set(METHODS.filter((m) => m !== 'CONNECT'));
 const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)([/?].*)?$/i;
 const DIGITS = /^[0-9]+$/;
 const EMPTY = Buffer.alloc(0);
+const END_OF_HEAD = Buffer.from('\r\n\r\n', 'latin1');
+// An LF that does not end a CRLF.
+const BARE_LF = /(?:^|[^\r])\n/;
 
 function bad(message) {
   return new RequestError(400, 'ERR_BAD_REQUEST', message);
@@ -98,6 +101,10 @@ class RequestParser {
   // The next complete request head, a RequestError, or null when more bytes are needed.
   next() {
     if (this.failed !== null) return this.failed;
+    if (this.requestLineEnd === -1 && this.scan === this.start && this.start < this.end) {
+      const whole = this.wholeHead();
+      if (whole !== null) return whole;
+    }
     const buf = this.buf;
     for (;;) {
       let lf = buf.indexOf(LF, this.scan);
@@ -126,6 +133,24 @@ class RequestParser {
       }
       this.scan = this.lineStart = lf + 1;
     }
+  }
+
+  // The common case, a head received whole, found with one search for its end; null leaves
+  // the head to the line-by-line scan in next(), which also gives every error in the order the
+  // bytes show it: an incomplete head, empty lines before it, a bare LF, a limit passed.
+  wholeHead() {
+    const buf = this.buf;
+    const start = this.start;
+    if (buf[start] === CR || buf[start] === LF) return null;
+    const empty = buf.indexOf(END_OF_HEAD, start);
+    const end = empty + 4;
+    if (empty === -1 || end > this.end || end - start > this.maxHeadBytes) return null;
+    const head = buf.latin1Slice(start, end);
+    const lineEnd = head.indexOf('\r\n');
+    if (lineEnd + 2 > this.maxTargetBytes + REQUEST_LINE_SLACK || BARE_LF.test(head)) return null;
+    const result = parseHead(head, lineEnd, this.maxTargetBytes);
+    this.start = this.scan = this.lineStart = end;
+    return result instanceof RequestError ? this.fail(result) : result;
   }
 
   checkLimits(received) {
