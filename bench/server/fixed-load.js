@@ -6,6 +6,7 @@
 // other work on the machine spread over all of them. Server on CPU 0, h2load on CPU 1.
 //   node bench/server/fixed-load.js [--servers ours-native,floor-tls,nginx-ofc] [--requests 100000]
 //     [--connections 100] [--rounds 3] [--file html] [--server-dir DIR]
+// A server may be given as NAME@DIR: ours from another checkout's server/ folder (a baseline).
 // NODE_OPTIONS reaches the Node servers: NODE_OPTIONS='--cpu-prof --cpu-prof-dir=DIR' profiles
 // them (and this script) over the whole run.
 const fs = require('node:fs/promises');
@@ -45,9 +46,10 @@ async function h2load(url, requests, connections, header, pin) {
   return summary;
 }
 
-async function measure(server, ctx, opts) {
+async function measure(spec, ctx, opts) {
+  const [server, serverDir = ctx.serverDir] = spec.split('@');
   const row = { server, mode: 'static' };
-  const started = await startServer(row, ctx);
+  const started = await startServer(row, { ...ctx, serverDir });
   const sampler = new ProcessGroupSampler(started.pgid);
   const clientPin = (cmd, args) => ctx.pinning.wrap(CLIENT_CORE, cmd, args);
   const url = started.url + ctx.corpus.files[filesOf(opts.file)[0]].name;
@@ -69,7 +71,7 @@ async function main() {
     servers: values.servers.split(','), requests: Number(values.requests), connections: Number(values.connections),
     rounds: Number(values.rounds), file: values.file, serverDir: values['server-dir'],
   };
-  for (const s of opts.servers) if (!SERVERS[s]) throw new Error(`unknown server ${s}; one of ${Object.keys(SERVERS).join(', ')}`);
+  for (const s of opts.servers.map((spec) => spec.split('@')[0])) if (!SERVERS[s]) throw new Error(`unknown server ${s}; one of ${Object.keys(SERVERS).join(', ')}`);
   installCleanupHandlers();
   const tmpDir = registerTempDir(await fs.mkdtemp(path.join(os.tmpdir(), 'bench-fixed-')));
   const pinning = createPinning();
@@ -88,7 +90,7 @@ async function main() {
     }
   }
   console.log(`median of ${opts.rounds} rounds, ${opts.requests} requests each (${os.loadavg()[0].toFixed(1)} load average):`);
-  for (const [server, us] of results) console.log(`  ${server.padEnd(12)} ${median(us).toFixed(1)} µs/request  (${us.map((u) => u.toFixed(1)).join(', ')})`);
+  for (const [server, us] of results) console.log(`  ${server.padEnd(16)} ${median(us).toFixed(1)} µs/request  (${us.map((u) => u.toFixed(1)).join(', ')})`);
   await removeTempDir(tmpDir);
 }
 
