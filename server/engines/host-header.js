@@ -22,10 +22,16 @@ function parseHost(value) {
   return { name: m[2].toLowerCase().replace(/\.$/, ''), port };
 }
 
+// The last value found well-formed: a connection's requests, and most clients', repeat it.
+let lastValidHost = null;
+
 // Whether a Host value is well-formed: what parseHost() accepts, without building the result.
 function isValidHost(value) {
+  if (value === lastValidHost) return true;
   const m = HOST.exec(value);
-  return m !== null && (m[1] === undefined || net.isIPv6(m[1]));
+  if (m === null || (m[1] !== undefined && !net.isIPv6(m[1]))) return false;
+  lastValidHost = value;
+  return true;
 }
 
 function canonicalIPv6(address) {

@@ -39,7 +39,7 @@ function fieldBlock(headers) {
 }
 
 // RFC 9110 6.6.1: an origin server with a clock sends Date; its resolution is one second.
-let dateSecond = -1;
+let nextSecondAt = 0; // when dateLine is due to change
 let dateLine = '';
 
 // Whole responses (head and body) of descriptors sent again within the same Date second: the
@@ -51,9 +51,11 @@ const wholes = new Map();
 let wholeBytes = 0;
 
 function currentDateLine() {
-  const second = Math.floor(Date.now() / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
+  const now = Date.now();
+  // Also when the clock was set back.
+  if (now >= nextSecondAt || now < nextSecondAt - 1000) {
+    const second = Math.floor(now / 1000);
+    nextSecondAt = (second + 1) * 1000;
     dateLine = `date: ${new Date(second * 1000).toUTCString()}\r\n`;
     wholes.clear();
     wholeBytes = 0;
