@@ -128,4 +128,4 @@ async function measureRun(row, ctx) {
   };
 }
 
-module.exports = { measureRun, SERVER_CORE, CLIENT_CORE };
+module.exports = { measureRun, startServer, SERVER_CORE, CLIENT_CORE };

@@ -22,6 +22,18 @@ function parseHost(value) {
   return { name: m[2].toLowerCase().replace(/\.$/, ''), port };
 }
 
+// The last value found well-formed: a connection's requests, and most clients', repeat it.
+let lastValidHost = null;
+
+// Whether a Host value is well-formed: what parseHost() accepts, without building the result.
+function isValidHost(value) {
+  if (value === lastValidHost) return true;
+  const m = HOST.exec(value);
+  if (m === null || (m[1] !== undefined && !net.isIPv6(m[1]))) return false;
+  lastValidHost = value;
+  return true;
+}
+
 function canonicalIPv6(address) {
   return new URL(`http://[${address}]/`).hostname;
 }
@@ -37,7 +49,7 @@ function canonicalIPv6(address) {
 function hostError(count, value, http10) {
   if (count > 1) return 'more than one Host header';
   if (count === 0) return http10 ? null : 'missing Host header';
-  return parseHost(value) === null ? 'invalid Host header' : null;
+  return isValidHost(value) ? null : 'invalid Host header';
 }
 
 /**

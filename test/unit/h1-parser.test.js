@@ -41,6 +41,8 @@ const ACCEPTED = [
   ['HTTP/1.0 keep-alive', 'GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n', { keepAlive: true }],
   ['HTTP/1.1 Connection: close', `GET / HTTP/1.1\r\n${H}Connection: foo, CLOSE\r\n\r\n`, { keepAlive: false }],
   ['names lowercased, OWS trimmed', `GET / HTTP/1.1\r\n${H}X-A:\t v w \t\r\n\r\n`, { headers: { 'host': 'example.com', 'x-a': 'v w' } }],
+  ['common names in any case, and near misses', `GET / HTTP/1.1\r\nhOsT: example.com\r\nACCEPT-encoding: br\r\nAccept-Encodinh: x\r\nTe: t\r\nRange_: r\r\n\r\n`,
+    { headers: { 'host': 'example.com', 'accept-encoding': 'br', 'accept-encodinh': 'x', 'te': 't', 'range_': 'r' } }],
   ['repeats joined, cookie with ;', `GET / HTTP/1.1\r\n${H}Cookie: a=1\r\nX: 1\r\ncookie: b=2\r\nx: 2\r\n\r\n`, { headers: { 'host': 'example.com', 'cookie': 'a=1; b=2', 'x': '1, 2' } }],
   ['obs-text in a value', `GET / HTTP/1.1\r\n${H}X: \xe9\r\n\r\n`, { headers: { 'host': 'example.com', 'x': '\xe9' } }],
   ['empty value', `GET / HTTP/1.1\r\n${H}X:\r\n\r\n`, { headers: { 'host': 'example.com', 'x': '' } }],

@@ -4,7 +4,7 @@
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { formatHead, chunkPrefix } = require('../../server/engines/h1/response-writer');
+const { formatHead, wholeResponse, chunkPrefix } = require('../../server/engines/h1/response-writer');
 
 const DATE = /date: \w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT\r\n/;
 
@@ -41,6 +41,25 @@ for (const [name, headers] of [
 ]) {
   test(`formatHead refuses ${name}`, () => assert.throws(() => formatHead(200, headers, false, null), /refusing to send header/));
 }
+
+test('wholeResponse: the head and the body in one Buffer, kept for a persistent connection until the Date second turns', (t) => {
+  t.mock.timers.enable({ apis: ['Date'], now: 1_800_000_000_100 });
+  const body = Buffer.from('hello');
+  const d = { status: 200, headers: { 'content-length': '5' }, body };
+  const first = wholeResponse(d, body, null);
+  assert.equal(first.toString('latin1'), 'HTTP/1.1 200 OK\r\ncontent-length: 5\r\ndate: Fri, 15 Jan 2027 08:00:00 GMT\r\n\r\nhello');
+  t.mock.timers.tick(800);
+  assert.equal(wholeResponse(d, body, null), first);
+  t.mock.timers.tick(100);
+  const next = wholeResponse(d, body, null);
+  assert.notEqual(next, first);
+  assert.equal(next.toString('latin1'), 'HTTP/1.1 200 OK\r\ncontent-length: 5\r\ndate: Fri, 15 Jan 2027 08:00:01 GMT\r\n\r\nhello');
+  // A closing or HTTP/1.0 response says so, and is not kept.
+  const closing = wholeResponse(d, body, 'close');
+  assert.equal(closing.toString('latin1'), 'HTTP/1.1 200 OK\r\ncontent-length: 5\r\ndate: Fri, 15 Jan 2027 08:00:01 GMT\r\nconnection: close\r\n\r\nhello');
+  assert.notEqual(wholeResponse(d, body, 'close'), closing);
+  assert.equal(wholeResponse({ ...d, body: null }, null, null).toString('latin1'), 'HTTP/1.1 200 OK\r\ncontent-length: 5\r\ndate: Fri, 15 Jan 2027 08:00:01 GMT\r\n\r\n');
+});
 
 test('chunkPrefix is the size in hex', () => {
   assert.deepEqual([1, 255, 16384].map(chunkPrefix), ['1\r\n', 'ff\r\n', '4000\r\n']);

@@ -5,7 +5,7 @@
 
 const { EventEmitter } = require('node:events');
 const { RequestParser } = require('./request-parser');
-const { formatHead, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK } = require('./response-writer');
+const { formatHead, wholeResponse, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK } = require('./response-writer');
 const { sendOut, discard, loggedStatus } = require('../send-out');
 const { RequestError } = require('../../errors');
 
@@ -47,6 +47,10 @@ class Exchange {
   abort(err) { this.connection.abortResponse(this, err); }
   listen(sending) { this.sending = sending; }
   finished(outcome, sent) { this.connection.responseFinished(this, outcome, sent); }
+
+  // The access log's client (log/access-log.js), read only when a line is written.
+  get remoteAddress() { return this.connection.remoteAddress; }
+  get protocol() { return this.http10 ? 'http/1.0' : 'http/1.1'; }
 }
 
 class Http1Connection extends EventEmitter {
@@ -113,7 +117,9 @@ class Http1Connection extends EventEmitter {
         return;
       }
       entry.d = d;
-      this.scheduleFlush();
+      // A lone request (no pipelining) is answered at once; a batch waits for the tick's end.
+      if (this.queue.length === 1) this.flush();
+      else this.scheduleFlush();
     });
   }
 
@@ -125,8 +131,7 @@ class Http1Connection extends EventEmitter {
   }
 
   logAccess(entry, status, bytes) {
-    const client = { remoteAddress: this.remoteAddress, protocol: entry.http10 ? 'http/1.0' : 'http/1.1', headers: entry.headers };
-    this.core.logAccess(entry.method, entry.target, status, entry.d.coding, bytes, entry.startedAt, client);
+    this.core.logAccess(entry.method, entry.target, status, entry.d.coding, bytes, entry.startedAt, entry);
   }
 
   stopReading() {
@@ -145,7 +150,8 @@ class Http1Connection extends EventEmitter {
     if (this.closed || this.streaming !== null || this.flushing) return;
     const socket = this.socket;
     this.flushing = true;
-    socket.cork();
+    const corked = this.queue.length > 1;
+    if (corked) socket.cork();
     try {
       while (this.queue.length > 0 && this.queue[0].d !== null && this.streaming === null && !this.ending) {
         const entry = this.queue[0];
@@ -158,14 +164,15 @@ class Http1Connection extends EventEmitter {
       socket.destroy();
       return;
     } finally {
-      socket.uncork();
+      if (corked) socket.uncork();
       this.flushing = false;
     }
     this.afterResponses();
   }
 
-  // The head, and the whole body when it is in hand: bodies up to COALESCE_BYTES are copied
-  // behind the head, so a lone response is one plain write rather than a writev.
+  // The head, and the whole body when it is in hand: bodies up to COALESCE_BYTES go out in one
+  // Buffer with their head (response-writer.js keeps it for the second), so a lone response is
+  // one plain write rather than a writev or a copy per request.
   startResponse(entry, d, bytes, ends) {
     const socket = this.socket;
     // Shutting down: the last response already asked for says so and closes.
@@ -175,17 +182,14 @@ class Http1Connection extends EventEmitter {
     // An HTTP/1.0 peer cannot take chunked coding: the body ends with the connection.
     entry.chunked = unframed && !entry.http10;
     entry.closes = last || (unframed && entry.http10);
-    const head = formatHead(d.status, d.headers, entry.chunked, entry.closes ? 'close' : entry.http10 ? 'keep-alive' : null);
     this.served++;
     if (entry.closes) this.stopReading();
     const n = bytes === null ? 0 : bytes.length;
-    if (n > 0 && n <= COALESCE_BYTES && !entry.chunked) {
-      const out = Buffer.allocUnsafe(head.length + n);
-      out.write(head, 0, 'latin1');
-      bytes.copy(out, head.length);
-      socket.write(out);
+    const connection = entry.closes ? 'close' : entry.http10 ? 'keep-alive' : null;
+    if (n <= COALESCE_BYTES && !entry.chunked) {
+      socket.write(wholeResponse(d, bytes, connection));
     } else {
-      socket.write(head, 'latin1');
+      socket.write(formatHead(d.status, d.headers, entry.chunked, connection), 'latin1');
       if (n > 0) this.writeBody(entry, bytes);
     }
     if (ends) this.endBody(entry);

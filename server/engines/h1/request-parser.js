@@ -40,6 +40,18 @@ const KNOWN_METHODS = new Set(METHODS.filter((m) => m !== 'CONNECT'));
 const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)([/?].*)?$/i;
 const DIGITS = /^[0-9]+$/;
 const EMPTY = Buffer.alloc(0);
+// Field names most requests carry (browsers, curl, load generators). A name that matches one
+// case-insensitively is this constant rather than a slice lowercased per request, which also
+// spares V8 looking the key up in its string table for every header object.
+const COMMON_NAMES = ['host', 'user-agent', 'accept', 'accept-encoding', 'accept-language', 'connection', 'cookie',
+  'referer', 'origin', 'cache-control', 'pragma', 'priority', 'te', 'dnt', 'upgrade-insecure-requests',
+  'if-none-match', 'if-modified-since', 'if-match', 'if-range', 'range', 'sec-fetch-dest', 'sec-fetch-mode',
+  'sec-fetch-site', 'sec-fetch-user', 'sec-ch-ua', 'sec-ch-ua-mobile', 'sec-ch-ua-platform', 'content-length'];
+const NAMES_BY_LENGTH = [];
+for (const name of COMMON_NAMES) (NAMES_BY_LENGTH[name.length] ??= []).push(name);
+const END_OF_HEAD = Buffer.from('\r\n\r\n', 'latin1');
+// An LF that does not end a CRLF.
+const BARE_LF = /(?:^|[^\r])\n/;
 
 function bad(message) {
   return new RequestError(400, 'ERR_BAD_REQUEST', message);
@@ -98,6 +110,10 @@ class RequestParser {
   // The next complete request head, a RequestError, or null when more bytes are needed.
   next() {
     if (this.failed !== null) return this.failed;
+    if (this.requestLineEnd === -1 && this.scan === this.start && this.start < this.end) {
+      const whole = this.wholeHead();
+      if (whole !== null) return whole;
+    }
     const buf = this.buf;
     for (;;) {
       let lf = buf.indexOf(LF, this.scan);
@@ -126,6 +142,24 @@ class RequestParser {
       }
       this.scan = this.lineStart = lf + 1;
     }
+  }
+
+  // The common case, a head received whole, found with one search for its end; null leaves
+  // the head to the line-by-line scan in next(), which also gives every error in the order the
+  // bytes show it: an incomplete head, empty lines before it, a bare LF, a limit passed.
+  wholeHead() {
+    const buf = this.buf;
+    const start = this.start;
+    if (buf[start] === CR || buf[start] === LF) return null;
+    const empty = buf.indexOf(END_OF_HEAD, start);
+    const end = empty + 4;
+    if (empty === -1 || end > this.end || end - start > this.maxHeadBytes) return null;
+    const head = buf.latin1Slice(start, end);
+    const lineEnd = head.indexOf('\r\n');
+    if (lineEnd + 2 > this.maxTargetBytes + REQUEST_LINE_SLACK || BARE_LF.test(head)) return null;
+    const result = parseHead(head, lineEnd, this.maxTargetBytes);
+    this.start = this.scan = this.lineStart = end;
+    return result instanceof RequestError ? this.fail(result) : result;
   }
 
   checkLimits(received) {
@@ -172,7 +206,7 @@ function parseRequestLine(line, maxTargetBytes) {
   let i = 0;
   while (i < line.length && TCHAR[line.charCodeAt(i)] === 1) i++;
   if (i === 0 || line.charCodeAt(i) !== SP) return bad('malformed method');
-  const method = line.slice(0, i);
+  const method = i === 3 && line.startsWith('GET') ? 'GET' : line.slice(0, i);
   // llhttp accepts runs of SP between the parts (RFC 9112 3 allows splitting on whitespace).
   while (line.charCodeAt(i) === SP) i++;
   const targetStart = i;
@@ -200,7 +234,7 @@ function parseField(head, pos, eol, headers, counts) {
   while (i < eol && TCHAR[head.charCodeAt(i)] === 1) i++;
   if (i === pos) return bad(head.charCodeAt(pos) === SP || head.charCodeAt(pos) === HTAB ? 'obs-fold or whitespace before a field name' : 'malformed field name');
   if (head.charCodeAt(i) !== 0x3a /* : */) return bad('malformed field line');
-  const name = head.slice(pos, i).toLowerCase();
+  const name = commonName(head, pos, i) ?? head.slice(pos, i).toLowerCase();
   let vs = i + 1;
   let ve = eol;
   while (vs < ve && (head.charCodeAt(vs) === SP || head.charCodeAt(vs) === HTAB)) vs++;
@@ -214,6 +248,21 @@ function parseField(head, pos, eol, headers, counts) {
     if (tab !== -1 && tab < eol) counts.clTab = true;
   } else if (name === 'transfer-encoding') counts.te = true;
   addField(headers, name, value);
+  return null;
+}
+
+// The COMMON_NAMES entry head[pos, end) spells in any case, or null. The range is a token, and
+// no token character but an uppercase letter becomes a lowercase letter or '-' by setting bit
+// 0x20, so the comparison is exact.
+function commonName(head, pos, end) {
+  const candidates = NAMES_BY_LENGTH[end - pos];
+  if (candidates === undefined) return null;
+  next: for (const name of candidates) {
+    for (let i = 0; i < name.length; i++) {
+      if ((head.charCodeAt(pos + i) | 0x20) !== name.charCodeAt(i)) continue next;
+    }
+    return name;
+  }
   return null;
 }
 

@@ -38,16 +38,27 @@ function fieldBlock(headers) {
   return block;
 }
 
-let dateSecond = -1;
+// RFC 9110 6.6.1: an origin server with a clock sends Date; its resolution is one second.
+let nextSecondAt = 0; // when dateLine is due to change
 let dateLine = '';
 
-// RFC 9110 6.6.1: an origin server with a clock sends Date; its resolution is one second.
+// Whole responses (head and body) of descriptors sent again within the same Date second: the
+// core hands out one prebuilt descriptor per representation, so under load a response is one
+// cached Buffer and one write. Emptied when the second changes, so it holds only what was
+// served in the last second, and at most WHOLE_BYTES of that.
+const WHOLE_BYTES = 1 << 20;
+const wholes = new Map();
+let wholeBytes = 0;
+
 function currentDateLine() {
   const now = Date.now();
-  const second = Math.floor(now / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
+  // Also when the clock was set back.
+  if (now >= nextSecondAt || now < nextSecondAt - 1000) {
+    const second = Math.floor(now / 1000);
+    nextSecondAt = (second + 1) * 1000;
     dateLine = `date: ${new Date(second * 1000).toUTCString()}\r\n`;
+    wholes.clear();
+    wholeBytes = 0;
   }
   return dateLine;
 }
@@ -62,6 +73,28 @@ function formatHead(status, headers, chunked, connection) {
   return head + '\r\n';
 }
 
+// The head of d (not chunked; connection as for formatHead) with bytes (d.body, or null for
+// none) behind it, as one Buffer. Responses that keep an HTTP/1.1 connection open are the
+// same Buffer for every call with d in the same second: nothing may write into it.
+function wholeResponse(d, bytes, connection) {
+  const key = connection !== null ? null : bytes === null ? d.headers : d;
+  if (key !== null) {
+    currentDateLine();
+    const whole = wholes.get(key);
+    if (whole !== undefined && whole.status === d.status) return whole.buffer;
+  }
+  const head = formatHead(d.status, d.headers, false, connection);
+  const n = bytes === null ? 0 : bytes.length;
+  const buffer = Buffer.allocUnsafeSlow(head.length + n);
+  buffer.write(head, 0, 'latin1');
+  if (n > 0) bytes.copy(buffer, head.length);
+  if (key !== null && wholeBytes + buffer.length <= WHOLE_BYTES) {
+    wholes.set(key, { status: d.status, buffer });
+    wholeBytes += buffer.length;
+  }
+  return buffer;
+}
+
 // RFC 9112 7.1 chunked coding: size line, data, CRLF; the last chunk has size 0, no trailers.
 function chunkPrefix(length) {
   return `${length.toString(16)}\r\n`;
@@ -69,4 +102,4 @@ function chunkPrefix(length) {
 const CHUNK_SUFFIX = '\r\n';
 const LAST_CHUNK = '0\r\n\r\n';
 
-module.exports = { formatHead, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK };
+module.exports = { formatHead, wholeResponse, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK };
