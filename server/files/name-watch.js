@@ -20,6 +20,13 @@ const path = require('node:path');
 // out of inotify watches, EMFILE, a file system without inotify), no new one is tried for this
 // long: each attempt is a synchronous syscall on the request path.
 const RETRY_MS = 5000;
+// A directory whose names change faster than this many events a second (a build writing
+// thousands of files, a hostile local process renaming in a loop) would cost the event loop
+// more than the stats it saves: its watch is closed, its entries are checked per request, and
+// it is not watched again for COOL_MS. Closing the watch stops the kernel queuing its events.
+const HOT_EVENTS = 2000;
+const HOT_WINDOW_MS = 1000;
+const COOL_MS = 5000;
 const GONE = new Set(['ENOENT', 'ENOTDIR']);
 
 class NameWatch {
@@ -29,11 +36,13 @@ class NameWatch {
    * @param {(entry: object) => void} options.onStale an entry may be stale (it is untracked)
    * @param {(err: Error) => void} options.onError watching failed; the entries concerned fall back
    * @param {Function} [options.watch] fs.watch, or a stand-in for tests
+   * @param {() => number} [options.now] milliseconds, performance.now or a stand-in for tests
    */
-  constructor({ maxDirs, onStale, onError, watch = fs.watch }) {
-    Object.assign(this, { maxDirs, onStale, onError, watch });
+  constructor({ maxDirs, onStale, onError, watch = fs.watch, now = () => performance.now() }) {
+    Object.assign(this, { maxDirs, onStale, onError, watch, now });
     this.clock = 0;
-    this.dirs = new Map(); // dir → { watcher, since, refs, names: Map<name, Set<entry>> }
+    this.dirs = new Map(); // dir → { watcher, since, refs, names: Map<name, Set<entry>>, events, windowStart }
+    this.cooling = new Map(); // dir → when it may be watched again (hot directories)
     this.pausedUntil = 0;
     this.closed = false;
   }
@@ -87,7 +96,13 @@ class NameWatch {
   }
 
   open(dir) {
-    if (this.closed || this.dirs.size >= this.maxDirs || performance.now() < this.pausedUntil) return null;
+    const now = this.now();
+    if (this.closed || this.dirs.size >= this.maxDirs || now < this.pausedUntil) return null;
+    const until = this.cooling.get(dir);
+    if (until !== undefined) {
+      if (now < until) return null;
+      this.cooling.delete(dir);
+    }
     let watcher;
     try {
       watcher = this.watch(dir, { persistent: false }, (event, name) => this.changed(dir, name));
@@ -95,7 +110,7 @@ class NameWatch {
       if (!GONE.has(err.code)) this.failed(err);
       return null;
     }
-    const record = { dir, watcher, since: this.tick(), refs: 0, names: new Map() };
+    const record = { dir, watcher, since: this.tick(), refs: 0, names: new Map(), events: 0, windowStart: now };
     watcher.on('error', (err) => {
       this.drop(record);
       if (!GONE.has(err.code)) this.failed(err);
@@ -105,7 +120,7 @@ class NameWatch {
   }
 
   failed(err) {
-    this.pausedUntil = performance.now() + RETRY_MS;
+    this.pausedUntil = this.now() + RETRY_MS;
     this.onError(err);
   }
 
@@ -113,6 +128,7 @@ class NameWatch {
   changed(dir, name) {
     const record = this.dirs.get(dir);
     if (record === undefined) return;
+    if (++record.events > HOT_EVENTS && this.tooHot(record)) return;
     name = name === null || name === undefined ? null : String(name);
     // The watched directory itself moved or went (libuv names it by its own basename; a child
     // of the same name is taken for it too, which only costs a check).
@@ -131,6 +147,22 @@ class NameWatch {
       entry.staleAt = now;
       this.onStale(entry);
     }
+  }
+
+  // Whether `record` passed HOT_EVENTS within HOT_WINDOW_MS, in which case its watch is closed
+  // for COOL_MS; otherwise a new window starts.
+  tooHot(record) {
+    const now = this.now();
+    if (now - record.windowStart >= HOT_WINDOW_MS) {
+      record.windowStart = now;
+      record.events = 1;
+      return false;
+    }
+    // Bounded like the watches: a directory cools only after it was watched.
+    if (this.cooling.size >= this.maxDirs) this.cooling.clear();
+    this.cooling.set(record.dir, now + COOL_MS);
+    this.drop(record);
+    return true;
   }
 
   // Closes a watch; every entry that relied on it is stale and unwatched until its next check.
@@ -184,4 +216,4 @@ function namesFor(rootReal, rel, real, extensions) {
   return names;
 }
 
-module.exports = { NameWatch, namesFor };
+module.exports = { NameWatch, namesFor, HOT_EVENTS, COOL_MS };
