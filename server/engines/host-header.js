@@ -15,11 +15,18 @@ const HOST = /^(?:\[([0-9a-f:.]+)\]|((?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)
  * @returns {{ name: string, port: string } | null}
  */
 function parseHost(value) {
-  const m = HOST.exec(value);
+  const m = matchHost(value);
   if (m === null) return null;
   const port = m[3] ?? '';
-  if (m[1] !== undefined) return net.isIPv6(m[1]) ? { name: canonicalIPv6(m[1]), port } : null;
+  if (m[1] !== undefined) return { name: canonicalIPv6(m[1]), port };
   return { name: m[2].toLowerCase().replace(/\.$/, ''), port };
+}
+
+// HOST's match of a well-formed value (a bracketed literal must be IPv6), or null: the one
+// definition of well-formed that parseHost() and isValidHost() share.
+function matchHost(value) {
+  const m = HOST.exec(value);
+  return m === null || (m[1] !== undefined && !net.isIPv6(m[1])) ? null : m;
 }
 
 // The last value found well-formed: a connection's requests, and most clients', repeat it.
@@ -28,8 +35,7 @@ let lastValidHost = null;
 // Whether a Host value is well-formed: what parseHost() accepts, without building the result.
 function isValidHost(value) {
   if (value === lastValidHost) return true;
-  const m = HOST.exec(value);
-  if (m === null || (m[1] !== undefined && !net.isIPv6(m[1]))) return false;
+  if (matchHost(value) === null) return false;
   lastValidHost = value;
   return true;
 }
