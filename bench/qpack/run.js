@@ -18,6 +18,7 @@ const BIN = path.join(ROOT, 'bench', 'build', 'qpack', 'qpack-bench');
 const TABLES = [4096, 256];
 const BLOCKED = 100;
 const JOBS = ['ours/encode', 'ours/decode', 'nghttp3/encode', 'nghttp3/decode'];
+const HELP = 'usage: npm run bench:qpack -- [--seconds N] [--no-callgrind]';
 
 function instructions(input, table, job) {
   const out = path.join(os.tmpdir(), `qpack-callgrind-${process.pid}.out`);
@@ -30,7 +31,12 @@ function instructions(input, table, job) {
 }
 
 function main() {
-  const { values } = parseArgs({ options: { seconds: { type: 'string', default: '2' }, 'no-callgrind': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: {
+    seconds: { type: 'string', default: '2' },
+    'no-callgrind': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  } });
+  if (values.help) return console.log(HELP);
   if (missing) throw new Error(missing);
   if (!fs.existsSync('/usr/include/nghttp3/nghttp3.h')) throw new Error('libnghttp3-dev is not installed (bash scripts/system-deps.sh install)');
   execFileSync('make', ['-C', __dirname, '--no-print-directory'], { stdio: 'inherit' });
@@ -53,4 +59,9 @@ function main() {
   }
 }
 
-main();
+try {
+  main();
+} catch (err) {
+  console.error(`bench:qpack: ${err.message}`);
+  process.exit(1);
+}
