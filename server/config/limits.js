@@ -28,6 +28,10 @@ const TIMEOUTS = {
   // How often Node sweeps HTTP/1.1 connections for headersTimeout/requestTimeout (default 30 s).
   connectionsCheckingInterval: 1_000,
 };
+// Unfinished TLS handshakes one process holds at once (server/engines/handshake-guard.js): a
+// share of its descriptor limit, so that connections that never finish a handshake cannot take
+// every descriptor before handshakeTimeout frees them; unknownLimit where /proc does not say.
+const PENDING_HANDSHAKES = { fdShare: 1 / 4, min: 16, max: 4096, unknownLimit: 256 };
 // Enough for the 8 KiB request-target limit plus ordinary headers, so over-long paths get 414.
 const MAX_HTTP1_HEADER_BYTES = 32 * 1024;
 
@@ -42,4 +46,4 @@ function applyHttp1Limits(server, timeouts) {
   server.setTimeout(timeouts.idleTimeout);
 }
 
-module.exports = { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };
+module.exports = { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS, PENDING_HANDSHAKES, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };

@@ -8,6 +8,7 @@ const tls = require('node:tls');
 const { HTTP2_SETTINGS } = require('../config/limits');
 const { serveHttp1 } = require('./h1');
 const { serveHttp2 } = require('./h2');
+const { guardHandshakes } = require('./handshake-guard');
 
 // Returns { server (to listen on), close() (graceful: every connection finishes what it was
 // asked, HTTP/2 with GOAWAY, HTTP/1.1 with Connection: close, then closes), destroy() }.
@@ -27,7 +28,7 @@ function createNativeListener({ tls: credentials, timeouts, core, log, isClosing
     connections.add(connection);
     connection.once('close', () => connections.delete(connection));
   });
-  server.on('tlsClientError', (err) => log.debug(`tls error: ${err.message}`));
+  if (credentials !== null) guardHandshakes(server, { deadlineMs: timeouts.handshakeTimeout, log });
   return {
     server,
     close() { for (const connection of connections) connection.close(); },

@@ -7,6 +7,7 @@ const http2 = require('node:http2');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, applyHttp1Limits } = require('../config/limits');
 const { createHttp1Handler } = require('./node/http1');
 const { createHttp2Handler } = require('./node/http2');
+const { guardHandshakes } = require('./handshake-guard');
 
 // Closes an HTTP/2 session that has not sent its preface and first SETTINGS within
 // headersTimeout, and switches its idle timeout between http2IdleTimeout (no open stream)
@@ -45,6 +46,7 @@ function createNodeListener({ tls, timeouts, core, log, isClosing }) {
   // from 'stream' directly, so 'request' must only ever see HTTP/1.1.
   for (const hook of server.listeners('newListener')) server.off('newListener', hook);
   applyHttp1Limits(server, timeouts);
+  if (tls !== null) guardHandshakes(server, { deadlineMs: timeouts.handshakeTimeout, log });
   server.on('stream', createHttp2Handler(core, log, HTTP2_SETTINGS.maxHeaderListSize, timeouts.sendTimeout));
   server.on('request', createHttp1Handler(core, log, isClosing));
 

@@ -103,11 +103,14 @@ function compressibleText(bytes, seed = 'line') {
 
 const SPAWN_TIMEOUT_MS = 20_000;
 
-// Runs the CLI (`node server ...args`), with `engine` through its environment twin, and resolves once it printed the URL it listens on:
+// Runs the CLI (`node server ...args`), with `engine` through its environment twin (and under
+// `ulimit -n fdLimit` when given), and resolves once it printed the URL it listens on:
 // { child, url, port, httpUrl, output() (everything printed so far), exited (Promise of
 // { code, signal }), stop(signal) }. Rejects with the output if it exits or stalls first.
-function spawnCli(args, { env = {}, engine, cwd } = {}) {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'server'), ...args], {
+function spawnCli(args, { env = {}, engine, cwd, fdLimit } = {}) {
+  const command = [process.execPath, path.join(REPO_ROOT, 'server'), ...args];
+  const limited = fdLimit === undefined ? command : ['/bin/sh', '-c', 'ulimit -n "$0" && exec "$@"', String(fdLimit), ...command];
+  const child = spawn(limited[0], limited.slice(1), {
     env: { ...process.env, ...(engine && { NEGOTIATE_ENGINE: engine }), ...env },
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
