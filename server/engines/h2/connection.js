@@ -335,7 +335,7 @@ class Http2Connection extends EventEmitter {
 
   // The request is complete (half-closed remote): check its length and answer it.
   #endRequest(stream) {
-    stream.remoteEnded = true;
+    stream.transition('recvEndStream');
     if (stream.contentLength >= 0 && stream.received !== stream.contentLength) {
       throw new StreamError(stream.id, ERROR.PROTOCOL_ERROR, 'DATA shorter than content-length');
     }
@@ -558,7 +558,8 @@ class Http2Connection extends EventEmitter {
 
   // The response went out whole (END_STREAM sent). A request body still coming is cut off.
   #finishStream(stream) {
-    if (stream.remoteEnded) this.#closeStream(stream, false, null);
+    stream.transition('sendEndStream');
+    if (stream.closed) this.#closeStream(stream, false, null);
     else this.#resetStream(stream.id, ERROR.NO_ERROR, null);
     if (!stream.inCall) stream.sending.drain();
   }
@@ -583,9 +584,10 @@ class Http2Connection extends EventEmitter {
     if (id > this.#lastStreamId) this.#highestIdleReset = Math.max(this.#highestIdleReset, id);
   }
 
+  // Closed by END_STREAM both ways (already in state closed) or by a reset either way.
   #closeStream(stream, resetByUs, outcome) {
-    if (stream.closed) return;
-    stream.closed = true;
+    if (this.#streams.get(stream.id) !== stream) return;
+    if (!stream.closed) stream.transition('reset');
     this.#streams.delete(stream.id);
     this.#scheduler.drop(stream);
     this.#rememberClosed(stream.id, resetByUs);

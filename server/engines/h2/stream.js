@@ -1,8 +1,25 @@
 'use strict';
 // One request/response exchange (RFC 9113 5.1). A stream is created by the request's HEADERS
-// and is open until the request ends (END_STREAM), then half-closed (remote) while the
-// response is made and sent; it is dropped from the connection when closed. It is also the
+// (idle streams have no object: the connection tells them by id) and is open until the request
+// ends (END_STREAM), then half-closed (remote) while the response is made and sent; it is
+// dropped from the connection when closed. Its state is one value, changed only by
+// transition(), which refuses a change 5.1 does not allow: a bug of ours, not the peer's (the
+// connection checks the peer's frames against the state before it asks). It is also the
 // send-out sink (../send-out.js) of its response: `output`, one per connection, frames it.
+
+const STATE = Object.freeze({
+  OPEN: 'open',
+  HALF_CLOSED_REMOTE: 'half-closed (remote)',
+  HALF_CLOSED_LOCAL: 'half-closed (local)',
+  CLOSED: 'closed',
+});
+
+// event -> { state before: state after }. RST_STREAM either way closes any stream.
+const TRANSITIONS = Object.freeze({
+  recvEndStream: { [STATE.OPEN]: STATE.HALF_CLOSED_REMOTE, [STATE.HALF_CLOSED_LOCAL]: STATE.CLOSED },
+  sendEndStream: { [STATE.OPEN]: STATE.HALF_CLOSED_LOCAL, [STATE.HALF_CLOSED_REMOTE]: STATE.CLOSED },
+  reset: { [STATE.OPEN]: STATE.CLOSED, [STATE.HALF_CLOSED_REMOTE]: STATE.CLOSED, [STATE.HALF_CLOSED_LOCAL]: STATE.CLOSED },
+});
 
 class Stream {
   // request: { headers, contentLength, listSize } (readRequestHeaders).
@@ -11,8 +28,7 @@ class Stream {
     this.output = output;
     this.sendWindow = sendWindow;
     this.receiveWindow = null; // a ReceiveWindow once the request has DATA
-    this.remoteEnded = false; // END_STREAM received: half-closed (remote)
-    this.closed = false;
+    this.state = STATE.OPEN;
     // The request.
     this.headers = request.headers;
     this.contentLength = request.contentLength;
@@ -27,6 +43,22 @@ class Stream {
     this.bodyEnded = false; // no content follows the chunk
     this.inCall = false; // inside a sink call: completion is its return value, not a drain()
     this.sent = 0;
+  }
+
+  /** Moves to the state `event` leads to; throws if 5.1 allows no such change. */
+  transition(event) {
+    const next = TRANSITIONS[event]?.[this.state];
+    if (next === undefined) throw new Error(`http2 stream ${this.id}: ${event} in state ${this.state}`);
+    this.state = next;
+  }
+
+  // END_STREAM received: the request is complete.
+  get remoteEnded() {
+    return this.state === STATE.HALF_CLOSED_REMOTE || this.state === STATE.CLOSED;
+  }
+
+  get closed() {
+    return this.state === STATE.CLOSED;
   }
 
   start(d, bytes, ends) {
@@ -71,4 +103,4 @@ class Stream {
   }
 }
 
-module.exports = { Stream };
+module.exports = { Stream, STATE };
