@@ -28,6 +28,11 @@ const TIMEOUTS = {
   // How often Node sweeps HTTP/1.1 connections for headersTimeout/requestTimeout (default 30 s).
   connectionsCheckingInterval: 1_000,
 };
+// Once a connection's last response is flushed and its write side closed (FIN, or GOAWAY then
+// FIN), input is read and dropped for this long before the socket is destroyed, so a client
+// still sending does not turn our close into a reset that discards what it has not read yet
+// (nginx: lingering_close). One value for both engines.
+const LINGER_MS = 2_000;
 // Unfinished TLS handshakes one process holds at once (server/engines/handshake-guard.js): a
 // share of its descriptor limit, so that connections that never finish a handshake cannot take
 // every descriptor before handshakeTimeout frees them; unknownLimit where /proc does not say.
@@ -46,4 +51,4 @@ function applyHttp1Limits(server, timeouts) {
   server.setTimeout(timeouts.idleTimeout);
 }
 
-module.exports = { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS, PENDING_HANDSHAKES, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };
+module.exports = { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS, PENDING_HANDSHAKES, LINGER_MS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };

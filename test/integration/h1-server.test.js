@@ -17,7 +17,8 @@ const { curlSkipReason } = require('../helpers/clients');
 const { waitFor } = require('../helpers/poll');
 const { Core } = require('../../server/decision/core');
 const { Logger } = require('../../server/log/logger');
-const { MAX_QUEUED, LINGER_MS } = require('../../server/engines/h1/connection');
+const { MAX_QUEUED } = require('../../server/engines/h1/connection');
+const { LINGER_MS } = require('../../server/config/limits');
 const { serveHttp1 } = require('../../server/engines/h1');
 const { TIMEOUTS } = require('../../server/config/limits');
 

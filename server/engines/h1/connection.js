@@ -8,14 +8,11 @@ const { RequestParser } = require('./request-parser');
 const { formatHead, wholeResponse, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK } = require('./response-writer');
 const { sendOut, discard, loggedStatus } = require('../send-out');
 const { RequestError } = require('../../errors');
+const { LINGER_MS } = require('../../config/limits');
 
 // Requests taken ahead of their responses. Past it the socket is paused, so a client that
 // pipelines without reading holds at most this many responses' worth of work.
 const MAX_QUEUED = 16;
-// Once the last response is flushed the write side is closed and input is read and dropped for
-// this long, so a client still sending does not turn our FIN into a reset that discards the
-// response it has not read yet (nginx: lingering_close).
-const LINGER_MS = 2_000;
 // Bodies up to one TLS record are copied behind their head and sent as one buffer.
 const COALESCE_BYTES = 16 * 1024;
 
@@ -336,4 +333,4 @@ class Http1Connection extends EventEmitter {
   }
 }
 
-module.exports = { Http1Connection, MAX_QUEUED, LINGER_MS };
+module.exports = { Http1Connection, MAX_QUEUED };

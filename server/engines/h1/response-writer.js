@@ -4,6 +4,7 @@
 // every response of a representation, so the common case only appends Date and framing.
 
 const { STATUS_CODES } = require('node:http');
+const { currentDate } = require('../date-clock');
 
 // RFC 9110 5.1 token / 5.5 field-value: what Node's writeHead() also refuses to send.
 const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -38,8 +39,7 @@ function fieldBlock(headers) {
   return block;
 }
 
-// RFC 9110 6.6.1: an origin server with a clock sends Date; its resolution is one second.
-let nextSecondAt = 0; // when dateLine is due to change
+let dateOf = null;
 let dateLine = '';
 
 // Whole responses (head and body) of descriptors sent again within the same Date second: the
@@ -51,12 +51,10 @@ const wholes = new Map();
 let wholeBytes = 0;
 
 function currentDateLine() {
-  const now = Date.now();
-  // Also when the clock was set back.
-  if (now >= nextSecondAt || now < nextSecondAt - 1000) {
-    const second = Math.floor(now / 1000);
-    nextSecondAt = (second + 1) * 1000;
-    dateLine = `date: ${new Date(second * 1000).toUTCString()}\r\n`;
+  const date = currentDate();
+  if (date !== dateOf) {
+    dateOf = date;
+    dateLine = `date: ${date.text}\r\n`;
     wholes.clear();
     wholeBytes = 0;
   }

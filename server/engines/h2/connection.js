@@ -19,6 +19,7 @@ const { IdleTimer } = require('./idle-timer');
 const { ResponseHeaders } = require('./response-headers');
 const { Stream } = require('./stream');
 const { sendOut, discard, loggedStatus, SEND_TIMEOUT } = require('../send-out');
+const { LINGER_MS } = require('../../config/limits');
 
 // A header list up to this multiple of SETTINGS_MAX_HEADER_LIST_SIZE is still decoded (the
 // HPACK state stays in sync) and answered with 431; a larger block, in octets or decoded,
@@ -48,8 +49,6 @@ const CONTROL_RATE = 100;
 // frames on closed streams): rapid reset, CVE-2023-44487 (nghttp2's values).
 const RESET_BURST = 1000;
 const RESET_RATE = 33;
-// After our GOAWAY and end of output, how long the peer may take to close its side.
-const LINGER_MS = 1000;
 
 class Http2Connection extends EventEmitter {
   #socket;

@@ -8,20 +8,20 @@
 // never touches the dynamic table.
 
 const { Encoder, huffman } = require('../../../native');
+const { currentDate } = require('../date-clock');
 
 const DEFAULT_TABLE_SIZE = 4096;
 // Literal without indexing, name from static index 33 (date): 0000 1111, then 33 - 15.
 const DATE_PREFIX = [0x0f, 33 - 15];
 
-let dateSecond = -1;
+let dateOf = null;
 let dateField = null;
 
 function currentDateField() {
-  const now = Date.now();
-  const second = Math.floor(now / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
-    const value = huffman.encode(new Date(now).toUTCString());
+  const date = currentDate();
+  if (date !== dateOf) {
+    dateOf = date;
+    const value = huffman.encode(date.text);
     dateField = Buffer.from([...DATE_PREFIX, 0x80 | value.length, ...value]);
   }
   return dateField;
