@@ -6,6 +6,8 @@ const HTTP2_SETTINGS = {
   maxConcurrentStreams: 128,
   maxHeaderListSize: 32 * 1024,
 };
+// RFC 9113 6.5.2: against maxHeaderListSize a field counts its name and value octets plus 32.
+const HEADER_FIELD_OVERHEAD = 32;
 // node:http2 only (the native engine needs neither: it bounds its own memory and never pushes).
 const HTTP2_OPTIONS = {
   maxSessionMemory: 16,
@@ -51,4 +53,4 @@ function applyHttp1Limits(server, timeouts) {
   server.setTimeout(timeouts.idleTimeout);
 }
 
-module.exports = { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS, PENDING_HANDSHAKES, LINGER_MS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };
+module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, TIMEOUTS, PENDING_HANDSHAKES, LINGER_MS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };

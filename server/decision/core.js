@@ -272,10 +272,6 @@ class Core {
     this.store.close();
   }
 
-  headerListTooLarge(isHead) {
-    return textResponse(431, 'request header fields too large\n', isHead);
-  }
-
   errorResponse(err, isHead) {
     if (err instanceof RequestError) {
       this.log.debug(`${err.status} ${err.code}: ${err.message}`);

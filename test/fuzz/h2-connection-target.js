@@ -234,8 +234,8 @@ function createStubCore(bodies) {
       }
       return Promise.resolve(respond(200, Buffer.from(`ok ${path.length}\n`)));
     },
-    headerListTooLarge(isHead) {
-      return respond(431, isHead ? null : Buffer.from('too large\n'));
+    errorResponse(err, isHead) {
+      return respond(err.status, isHead ? null : Buffer.from(`${err.message}\n`));
     },
     logAccess() {},
   };

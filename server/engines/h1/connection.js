@@ -9,6 +9,7 @@ const { formatHead, wholeResponse, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK } = req
 const { sendOut, discard, loggedStatus } = require('../send-out');
 const { RequestError } = require('../../errors');
 const { LINGER_MS } = require('../../config/limits');
+const { dispatch } = require('../dispatch');
 
 // Requests taken ahead of their responses. Past it the socket is paused, so a client that
 // pipelines without reading holds at most this many responses' worth of work.
@@ -108,7 +109,7 @@ class Http1Connection extends EventEmitter {
     // RFC 9112 9.6: no further request is processed after one that asked to close.
     if (!request.keepAlive) this.stopReading();
     this.queue.push(entry);
-    this.core.decide(request.method, request.path, request.headers).then((d) => {
+    dispatch(this.core, this.log, { method: request.method, target: request.path, headers: request.headers }, (d) => {
       if (this.closed) {
         discard(d);
         return;
@@ -117,7 +118,7 @@ class Http1Connection extends EventEmitter {
       // A lone request (no pipelining) is answered at once; a batch waits for the tick's end.
       if (this.queue.length === 1) this.flush();
       else this.scheduleFlush();
-    });
+    }, () => this.socket.destroy());
   }
 
   // A head that could not be parsed: answer it after the responses before it, then close.

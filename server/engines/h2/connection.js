@@ -20,6 +20,7 @@ const { ResponseHeaders } = require('./response-headers');
 const { Stream } = require('./stream');
 const { sendOut, discard, loggedStatus, SEND_TIMEOUT } = require('../send-out');
 const { LINGER_MS } = require('../../config/limits');
+const { dispatch, headerListTooLarge } = require('../dispatch');
 
 // A header list up to this multiple of SETTINGS_MAX_HEADER_LIST_SIZE is still decoded (the
 // HPACK state stays in sync) and answered with 431; a larger block, in octets or decoded,
@@ -344,19 +345,10 @@ class Http2Connection extends EventEmitter {
   #dispatch(stream) {
     stream.startedAt = performance.now();
     const headers = stream.headers;
-    const method = headers[':method'];
-    const decided = stream.listSize > this.#maxHeaderListSize
-      ? Promise.resolve(this.#core.headerListTooLarge(method === 'HEAD'))
-      : this.#core.decide(method, headers[':path'], headers);
-    decided.then((d) => {
-      try {
-        this.#respond(stream, d);
-      } catch (err) {
-        // decide() never rejects, so this is a failure while sending: reset this stream only.
-        this.#log.error(`sending ${method} ${headers[':path']} failed: ${err.stack || err}`);
-        if (!stream.closed && !this.#ended) this.#resetStream(stream.id, ERROR.INTERNAL_ERROR);
-      }
-    });
+    const refusal = stream.listSize > this.#maxHeaderListSize ? headerListTooLarge() : null;
+    dispatch(this.#core, this.#log, { method: headers[':method'], target: headers[':path'], headers, refusal },
+      (d) => this.#respond(stream, d),
+      () => { if (!stream.closed && !this.#ended) this.#resetStream(stream.id, ERROR.INTERNAL_ERROR); });
   }
 
   #onPriority(id, payload) {

@@ -4,6 +4,7 @@
 // or the reason it is malformed (a stream error of type PROTOCOL_ERROR, 8.1.1).
 
 const { addField } = require('../header-object');
+const { HEADER_FIELD_OVERHEAD } = require('../../config/limits');
 
 // 8.2.1 with RFC 9110 5.1: a field name is a token, and lowercase in HTTP/2.
 const NAME_CHARS = new Uint8Array(256);
@@ -14,8 +15,6 @@ const CONTENT_LENGTH = /^[0-9]{1,15}$/;
 
 // 8.2.2: connection-specific fields are malformed in HTTP/2 (te is checked separately).
 const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
-// RFC 9113 6.5.2: each field counts its name and value octets plus 32.
-const FIELD_OVERHEAD = 32;
 
 function isFieldName(name) {
   if (name.length === 0) return false;
@@ -52,7 +51,7 @@ function readRequestHeaders(fields, request) {
   for (let i = 0; i < fields.length; i++) {
     const name = fields[i][0];
     const value = fields[i][1];
-    listSize += name.length + value.length + FIELD_OVERHEAD;
+    listSize += name.length + value.length + HEADER_FIELD_OVERHEAD;
     if (name.charCodeAt(0) === 0x3a /* : */) {
       if (regularSeen) return `pseudo-header ${name} after a regular field`;
       if (!isRequestPseudo(name)) return `pseudo-header ${name} not allowed in a request`;
@@ -105,4 +104,4 @@ function checkTrailers(fields) {
   return null;
 }
 
-module.exports = { readRequestHeaders, checkTrailers, FIELD_OVERHEAD };
+module.exports = { readRequestHeaders, checkTrailers };

@@ -5,6 +5,7 @@
 const { sendResponse } = require('./send-response');
 const { loggedStatus } = require('../send-out');
 const { requestHost } = require('../host-header');
+const { dispatch } = require('../dispatch');
 const { RequestError } = require('../../errors');
 
 // Responses one connection may have started and not yet flushed to its socket. A client that
@@ -63,19 +64,14 @@ function createHttp1Handler(core, log, isClosing) {
     const host = requestHost(req);
     // RFC 9112 3.2: a missing (HTTP/1.1), repeated or malformed Host is a 400, and the connection
     // is closed since the client and any intermediary may disagree on what it asked for.
-    const decided = host.error === undefined ? core.decide(req.method, req.url, req.headers)
-      : Promise.resolve(core.errorResponse(new RequestError(400, 'ERR_BAD_HOST', host.error), req.method === 'HEAD'));
-    decided.then((d) => {
+    const refusal = host.error === undefined ? null : new RequestError(400, 'ERR_BAD_HOST', host.error);
+    dispatch(core, log, { method: req.method, target: req.url, headers: req.headers, refusal }, (d) => {
       // While shutting down, finish this response but do not keep the connection.
-      if (isClosing() || host.error !== undefined) res.shouldKeepAlive = false;
+      if (isClosing() || refusal !== null) res.shouldKeepAlive = false;
       sendResponse(res, d, req.method === 'HEAD', (outcome, sent) => {
         core.logAccess(req.method, req.url, loggedStatus(d.status, outcome), d.coding, sent, startedAt, client);
       });
-    }).catch((err) => {
-      // decide() never rejects, so this is a failure while sending: drop this response only.
-      log.error(`sending ${req.method} ${req.url} failed: ${err.stack || err}`);
-      res.destroy();
-    });
+    }, () => res.destroy());
   }
 
   // A response closes once its last byte went to the socket, or with the socket.

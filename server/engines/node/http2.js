@@ -5,16 +5,16 @@
 const { constants: { NGHTTP2_INTERNAL_ERROR } } = require('node:http2');
 const { sendStream } = require('./send-response');
 const { discard, loggedStatus } = require('../send-out');
+const { HEADER_FIELD_OVERHEAD } = require('../../config/limits');
+const { dispatch, headerListTooLarge } = require('../dispatch');
 
 function ignore() {}
 
-// RFC 9113 6.5.2: a field costs its name and value octets plus 32.
-const FIELD_OVERHEAD = 32;
 
 function headerListSize(rawHeaders) {
   let size = 0;
   for (let i = 0; i < rawHeaders.length; i++) size += rawHeaders[i].length;
-  return size + (rawHeaders.length / 2) * FIELD_OVERHEAD;
+  return size + (rawHeaders.length / 2) * HEADER_FIELD_OVERHEAD;
 }
 
 // maxHeaderListSize: what the server advertises in SETTINGS_MAX_HEADER_LIST_SIZE. nghttp2 treats
@@ -33,10 +33,8 @@ function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout) {
     const client = { remoteAddress: stream.session.socket.remoteAddress, protocol: 'h2', headers };
     // A peer reset surfaces as an 'error' on the stream; it is not a server failure.
     stream.on('error', ignore);
-    const decided = headerListSize(rawHeaders) > maxHeaderListSize
-      ? Promise.resolve(core.headerListTooLarge(method === 'HEAD'))
-      : core.decide(method, target, headers);
-    decided.then((d) => {
+    const refusal = headerListSize(rawHeaders) > maxHeaderListSize ? headerListTooLarge() : null;
+    dispatch(core, log, { method, target, headers, refusal }, (d) => {
       if (stream.destroyed || stream.closed) {
         discard(d);
         return;
@@ -44,11 +42,7 @@ function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout) {
       sendStream(stream, d, method === 'HEAD', sendTimeout, (outcome, sent) => {
         core.logAccess(method, target, loggedStatus(d.status, outcome), d.coding, sent, startedAt, client);
       });
-    }).catch((err) => {
-      // decide() never rejects, so this is a failure while sending: reset this stream only.
-      log.error(`sending ${method} ${target} failed: ${err.stack || err}`);
-      stream.close(NGHTTP2_INTERNAL_ERROR);
-    });
+    }, () => stream.close(NGHTTP2_INTERNAL_ERROR));
   };
 }
 

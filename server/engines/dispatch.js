@@ -1,0 +1,33 @@
+'use strict';
+// One request's way through the core, for every engine. A request the engine already refused
+// (`refusal`, a RequestError: 431 for a header list past the advertised limit, 400 for a bad
+// Host) is answered from it without asking the core; any other is decided. decide() never
+// rejects, so a throw from `send` is a failure while sending this one response: it is logged
+// here, and `fail` applies the engine's remedy (reset the stream, drop the response or the
+// connection).
+
+const { RequestError } = require('../errors');
+
+/**
+ * @param {{ decide: Function, errorResponse: Function }} core
+ * @param {{ error(msg: string): void }} log
+ * @param {{ method: string, target: string, headers: object, refusal?: RequestError | null }} request
+ * @param {(d: object) => void} send
+ * @param {(err: Error) => void} fail
+ */
+function dispatch(core, log, { method, target, headers, refusal = null }, send, fail) {
+  const decided = refusal === null ? core.decide(method, target, headers)
+    : Promise.resolve(core.errorResponse(refusal, method === 'HEAD'));
+  decided.then(send).catch((err) => {
+    log.error(`sending ${method} ${target} failed: ${err.stack || err}`);
+    fail(err);
+  });
+}
+
+// RFC 9113 6.5.2 / RFC 6585 5: a header list longer than SETTINGS_MAX_HEADER_LIST_SIZE, which
+// HTTP/2 peers may treat as advisory.
+function headerListTooLarge() {
+  return new RequestError(431, 'ERR_HEADER_LIST_TOO_LARGE', 'request header fields too large');
+}
+
+module.exports = { dispatch, headerListTooLarge };
