@@ -17,40 +17,30 @@ const { RequestError } = require('../../errors');
 // into memory.)
 const MAX_PENDING_RESPONSES = 8;
 
-// Node's HTTP/1.1 server stops reading a socket, and keeps its requests from resuming it, while
-// socket._paused is set; it then also pauses the parser. It feeds the parser straight from the
-// TLS handle, which goes on delivering the records it already decrypted after a pause, and a
-// paused parser rejects them (HPE_PAUSED) by dropping the connection; Node's own pause for
-// clogged sockets hits this too. A 'data' listener makes Node feed the parser through the
-// socket's stream instead, which holds data back while paused; that costs a little per read,
+// Holding a connection uses only the socket's public pause() and resume(). Node's HTTP/1.1
+// server feeds its parser straight from the TLS handle, which goes on delivering the records it
+// already decrypted after a pause; a 'data' listener makes it feed the parser through the
+// socket's stream instead, which holds data back while paused. That costs a little per read,
 // so it is added only to connections that pipeline (a request arriving while another is
-// pending), the only ones either pause can reach. Node also resumes the socket whenever it
-// drains; while the connection is held here, that resume is undone before any data flows
-// ('resume' is emitted before the stream flows again).
+// pending), the only ones a hold can reach. Node resumes the socket on its own (each request it
+// reads resumes it, and so does a drain); while the connection is held here, that resume is
+// undone before any data flows ('resume' is emitted before the stream flows again).
 function ignore() {}
 
 function holdable(socket, line) {
   socket.on('data', ignore);
-  socket.on('resume', () => { if (line.held) pause(socket); });
-}
-
-function pause(socket) {
-  socket._paused = true;
-  socket.pause();
+  socket.on('resume', () => { if (line.held) socket.pause(); });
 }
 
 function stopReading(socket, line) {
   if (line.held) return;
   line.held = true;
-  pause(socket);
+  socket.pause();
 }
 
-// What Node does when a socket it paused drains.
 function resumeReading(socket, line) {
   if (!line.held) return;
   line.held = false;
-  socket._paused = false;
-  if (socket.parser) socket.parser.resume();
   socket.resume();
 }
 
