@@ -1,5 +1,5 @@
 'use strict';
-// Protocol limits and timeouts shared by both engines (see README "HTTP/2 and timeouts").
+// Protocol limits and timeouts shared by both engines (see docs/engines.md, "HTTP/2 and timeouts").
 
 // HTTP/2 limits, chosen for a static file server.
 const HTTP2_SETTINGS = {
