@@ -14,7 +14,8 @@
 // - the connection closes once the client's side ends, and every response body stream it was
 //   handed is ended or destroyed by then (nothing is leaked).
 
-const { Duplex, Readable } = require('node:stream');
+const { Readable } = require('node:stream');
+const { MemorySocket } = require('../helpers/memory-socket');
 const { setImmediate: tick } = require('node:timers/promises');
 const { serveHttp2 } = require('../../server/engines/h2');
 const { HTTP2_SETTINGS, TIMEOUTS } = require('../../server/config/limits');
@@ -30,32 +31,6 @@ const MAX_ERROR_CODE = 0xd;
 const INTERNAL_ERROR = 0x2;
 // Event-loop turns allowed for responses to settle, and for the close after the client's end.
 const SETTLE_TURNS = 50;
-
-// A socket stand-in: what the client sends is push()ed in; what the server writes is checked.
-class FuzzSocket extends Duplex {
-  constructor(onWrite, slowReader) {
-    super({ allowHalfOpen: false, writableHighWaterMark: 16 * 1024 });
-    this.onWrite = onWrite;
-    this.slowReader = slowReader;
-    this.alpnProtocol = 'h2';
-    this.remoteAddress = '127.0.0.1';
-    this.remotePort = 40000;
-    this.encrypted = true;
-  }
-
-  _read() {}
-
-  _write(chunk, encoding, callback) {
-    this.onWrite(chunk);
-    // A slow reader makes writes complete a turn later, so backpressure builds up.
-    if (this.slowReader) setImmediate(callback);
-    else callback();
-  }
-
-  setTimeout() { return this; }
-  setNoDelay() { return this; }
-  setKeepAlive() { return this; }
-}
 
 // Silent, except that errors are kept (a failure) and FUZZ_DEBUG=1 prints debug lines (replay.js).
 class RecordingLogger extends Logger {
@@ -251,7 +226,7 @@ async function runInput(input) {
   const errors = [];
   const bodies = [];
   const log = new RecordingLogger(errors);
-  const socket = new FuzzSocket((chunk) => checker.push(chunk), random.chance(0.2));
+  const socket = new MemorySocket((chunk) => checker.push(chunk), { slowReader: random.chance(0.2) });
   const graceful = random.chance(0.1);
   const connection = serveHttp2(socket, {
     core: createStubCore(bodies), log, timeouts: TIMEOUTS, isClosing: () => false, settings: HTTP2_SETTINGS,
