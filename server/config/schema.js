@@ -27,7 +27,8 @@ const VARIANT_CODINGS = CODINGS.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, 
 const MAX_WORKERS = Math.max(64, os.availableParallelism() * 4);
 const MAX_BYTES = Number.MAX_SAFE_INTEGER;
 
-// The XDG config directory: the local CA belongs to the user, not to a copy of the package.
+// The XDG config directory: the local CA and the certificates it signs belong to the user,
+// never to a copy of the package (which may be read-only, or shared by several users).
 function userConfigDir() {
   const base = process.env.XDG_CONFIG_HOME && path.isAbsolute(process.env.XDG_CONFIG_HOME)
     ? process.env.XDG_CONFIG_HOME : path.join(os.homedir(), '.config');
@@ -49,7 +50,7 @@ const SERVER = [
   { flag: 'port', key: 'port', arg: 'N', def: 8443, parse: p.port, help: 'HTTPS (h2 + http/1.1) port, 0 = any free port' },
   { flag: 'cert', key: 'cert', arg: 'FILE', parse: p.nonEmptyString, help: 'PEM certificate (with --key), reloaded when it changes or on SIGHUP; default: made in --certs-dir, signed by the local CA' },
   { flag: 'key', key: 'key', arg: 'FILE', parse: p.nonEmptyString, help: 'PEM private key (with --cert)' },
-  { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(REPO_ROOT, 'certs'), parse: p.nonEmptyString, help: 'where the localhost certificate signed by the local CA is made and reused' },
+  { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(userConfigDir(), 'certs'), parse: p.nonEmptyString, help: 'where the localhost certificate signed by the local CA is made and reused' },
   { flag: 'ca-dir', key: 'caDir', arg: 'DIR', def: userConfigDir(), parse: p.nonEmptyString, help: 'where the local CA is made once (trust it with "negotiate-h2 trust")' },
   { flag: 'no-tls', key: 'https', bool: true, def: true, help: 'serve plain HTTP/1.1 on --port instead of HTTPS: for local development only (no HTTP/2, no encryption)' },
   { flag: 'http-port', key: 'httpPort', arg: 'N', parse: p.port, help: 'plain-HTTP port that redirects to HTTPS (off by default)' },

@@ -4,8 +4,18 @@
 // removes the root.
 
 const fs = require('node:fs/promises');
+const fsSync = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+
+// Tests never write into the user's own ~/.config or ~/.cache: the local CA, certificates and
+// anything else of every server a test starts (in this process, or spawned: children inherit
+// the environment) go to one temporary home per test process, set before the schema reads it.
+const TEST_HOME = fsSync.mkdtempSync(path.join(os.tmpdir(), 'negotiate-home-'));
+process.env.XDG_CONFIG_HOME = path.join(TEST_HOME, 'config');
+process.env.XDG_CACHE_HOME = path.join(TEST_HOME, 'cache');
+process.on('exit', () => fsSync.rmSync(TEST_HOME, { recursive: true, force: true }));
+
 const { startServer } = require('../../server');
 const { generateSelfSigned } = require('../../server/tls/certs');
 const { spawn } = require('node:child_process');
