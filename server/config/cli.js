@@ -4,7 +4,6 @@
 
 const cluster = require('node:cluster');
 const { parseCli, normalizeOptions, helpText } = require('./options');
-const { formatLevels } = require('./parsers');
 const { ConfigError } = require('../errors');
 const { Logger } = require('../log/logger');
 const { loadCertificate } = require('../tls/certs');
@@ -95,10 +94,12 @@ function announce(log, url, httpUrl, options) {
   if (!options.https) log.warn('TLS is off (--no-tls): plain HTTP/1.1, unencrypted, for local development only');
   const precompress = {
     encodings: options.encodings,
-    extraArgs: options.precompressLevels ? ['--levels', formatLevels(options.precompressLevels)] : [],
+    levels: options.precompressLevels,
+    minBytes: options.minCompressBytes,
+    cacheDir: options.cacheDir,
+    cacheBytes: options.cacheBytes,
   };
-  const initial = options.precompress
-    ? startBackgroundPrecompress({ ...precompress, root: options.root, quiet: !log.enabled('info'), log }) : null;
+  const initial = options.precompress ? startBackgroundPrecompress({ ...precompress, root: options.root, log }) : null;
   const watcher = options.watch ? watchRoot({ root: options.root, after: initial?.exited, precompress, log }) : null;
   return {
     stop() {

@@ -27,13 +27,15 @@ const VARIANT_CODINGS = CODINGS.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, 
 const MAX_WORKERS = Math.max(64, os.availableParallelism() * 4);
 const MAX_BYTES = Number.MAX_SAFE_INTEGER;
 
-// The XDG config directory: the local CA and the certificates it signs belong to the user,
-// never to a copy of the package (which may be read-only, or shared by several users).
-function userConfigDir() {
-  const base = process.env.XDG_CONFIG_HOME && path.isAbsolute(process.env.XDG_CONFIG_HOME)
-    ? process.env.XDG_CONFIG_HOME : path.join(os.homedir(), '.config');
+// The user's XDG directories: the local CA, certificates and the variant cache belong to the
+// user, never to a copy of the package (which may be read-only, or shared by several users).
+function userDir(variable, fallback) {
+  const base = process.env[variable] && path.isAbsolute(process.env[variable])
+    ? process.env[variable] : path.join(os.homedir(), fallback);
   return path.join(base, 'negotiate-h2');
 }
+const userConfigDir = () => userDir('XDG_CONFIG_HOME', '.config');
+const userCacheDir = () => userDir('XDG_CACHE_HOME', '.cache');
 
 // Entries the server and a tool share: the tools spread them with their own flag names.
 const SHARED = {
@@ -61,8 +63,10 @@ const SERVER = [
   { flag: 'negotiate-endpoint', key: 'negotiateEndpoint', arg: 'PATH', def: '/_negotiate', parse: p.endpointPath, help: 'path of the JSON negotiation explainer the demo uses; off = none' },
   { flag: 'dynamic-levels', key: 'dynamicLevels', arg: 'LIST', parse: p.levelsOf(CODINGS), help: `on-the-fly levels, e.g. br=5,zstd=3 (default ${p.defaultLevels('dynamic', CODINGS)}; \`negotiate-h2 codings\` suggests some)` },
   { ...SHARED.variantLevels, flag: 'precompress-levels', key: 'precompressLevels', help: `levels of the variants written at start, e.g. br=11 (default ${p.defaultLevels('max', VARIANT_CODINGS)})` },
-  { flag: 'watch', key: 'watch', bool: true, def: false, help: 'refresh the variants of changed, new and deleted files while serving (CLI only)' },
-  { flag: 'no-precompress', key: 'precompress', bool: true, def: true, help: 'do not write variants of the root\'s files in the background at start (CLI only)' },
+  { flag: 'watch', key: 'watch', bool: true, def: false, help: 'make cached variants of changed and new files while serving (CLI only)' },
+  { flag: 'no-precompress', key: 'precompress', bool: true, def: true, help: 'do not make cached variants of the root\'s files in the background at start (CLI only)' },
+  { flag: 'cache-dir', key: 'cacheDir', arg: 'DIR', def: userCacheDir(), file: false, parse: p.nonEmptyString, help: 'where variants made in the background are kept, one folder per served root (never in the root; "negotiate-h2 precompress DIR" writes them next to the files)' },
+  { flag: 'cache-bytes', key: 'cacheBytes', arg: 'N', def: 256 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'size limit of each root\'s folder in --cache-dir; the oldest variants go first' },
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: p.oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: p.headerValue, help: 'Cache-Control of file responses' },
   { flag: 'spa', key: 'spa', bool: true, def: false, help: 'answer GET/HEAD of a missing path with /index.html when the request accepts text/html (single-page apps)' },
