@@ -21,6 +21,10 @@ const SUBCOMMANDS = {
     run: (argv, env) => require('../../tools/codings-report/cli').main(argv, env),
     help: 'codings [dir] [--quick]   what each coding and level costs on dir\'s files; suggests the level flags',
   },
+  precompress: {
+    run: (argv) => require('../../tools/precompress').main(argv, { command: 'negotiate-h2 precompress', requireDir: true }),
+    help: 'precompress DIR [--codings LIST]   write .br/.zst/.gz/.lzma variants next to DIR\'s files (a build step; the server itself never writes into DIR)',
+  },
   trust: {
     run: (argv, env) => runTrustCommand('trust', argv, env).catch(fail),
     help: 'trust [--ca-dir DIR]      install the local CA into the browsers\' NSS databases',

@@ -4,7 +4,8 @@
 // are served from the cache through the same decision as variants next to files (ETag per
 // coding, Range, 304), a changed source never gets an old variant, a variant in the cache that
 // does not decode to its source or that another user could have written is not served, and
-// the cache stays within --cache-bytes.
+// the cache stays within --cache-bytes. `negotiate-h2 precompress DIR` still writes next to
+// the files.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -12,6 +13,7 @@ const fs = require('node:fs/promises');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const zlib = require('node:zlib');
+const { execFile } = require('node:child_process');
 const { spawnCli, makeTempDir, startTestServer, compressibleText, REPO_ROOT, PASS_DONE, cachedVariant } = require('../helpers/server');
 const { createClients } = require('../helpers/clients');
 const { waitFor } = require('../helpers/poll');
@@ -189,6 +191,25 @@ test('two passes on the same root at once leave only whole variants', async (t) 
     assert.equal(zlib.brotliDecompressSync(await fs.readFile(await cachedVariant(root, rel, '.br', cacheDir))).toString(), files[rel]);
     assert.equal(zlib.gunzipSync(await fs.readFile(await cachedVariant(root, rel, '.gz', cacheDir))).toString(), files[rel]);
   }
+});
+
+function runCli(args) {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(REPO_ROOT, 'server'), ...args], { timeout: 30_000 },
+      (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
+  });
+}
+
+test('negotiate-h2 precompress DIR writes the variants next to the files, with its manifest; without DIR it refuses', async (t) => {
+  const { root } = await projectRoot(t);
+  const res = await runCli(['precompress', root, '--codings', 'br', '--quiet']);
+  assert.deepEqual([res.code, res.stderr], [0, '']);
+  assert.equal(zlib.brotliDecompressSync(await fs.readFile(path.join(root, 'page.html.br'))).toString(), compressibleText(40_000, 'page'));
+  assert.equal(await exists(path.join(root, '.negotiate-precompress.json')), true);
+
+  const none = await runCli(['precompress', '--codings', 'br']);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /^precompress: expected the directory whose files get variants\nusage: negotiate-h2 precompress \[dir\]/);
 });
 
 test('npm start as a user with a fresh home: the certificate lands in ~/.config, nothing is written under the package', async (t) => {
