@@ -192,7 +192,8 @@ class FileStore {
     this.variantCodings.forEach(([coding, ext], i) => {
       if (variants[i] !== null) found[coding] = { ...variants[i], path: real + ext, cached: false };
     });
-    const cachedPaths = this.cachedPaths(real, identity.stat);
+    // Only a coding with no variant next to the file looks in the cache.
+    const cachedPaths = this.variantCodings.every(([coding]) => found[coding]) ? null : this.cachedPaths(real, identity.stat);
     if (cachedPaths !== null) {
       const cached = await Promise.all(this.variantCodings.map(([coding], i) => (found[coding] ? null
         : this.readVariant(cachedPaths[i], prev && prev.found[coding], { cached: true }))));
@@ -274,14 +275,14 @@ class FileStore {
   }
 
   // The stats of what `prev` was built from, as they are now: its file, the variants next to
-  // it, and its cached variants (by the names of the stat it had). Never rejects: a missing
-  // file or variant is null.
+  // it, and its cached variants (by the names of the stat it had) where none is next to it.
+  // Never rejects: a missing file or variant is null.
   async statAll(prev) {
     const cachedPaths = prev.cachedPaths ?? [];
     const [stats, ...variantStats] = await Promise.all([
       statOrNull(fs.stat, prev.real),
       ...this.variantCodings.map(([, ext]) => statOrNull(fs.lstat, prev.real + ext)),
-      ...cachedPaths.map((file) => statOrNull(fs.lstat, file)),
+      ...cachedPaths.map((file, i) => (prev.found[this.variantCodings[i][0]]?.cached === false ? null : statOrNull(fs.lstat, file))),
     ]);
     const n = this.variantCodings.length;
     return { stats, siblingStats: variantStats.slice(0, n), cachedStats: cachedPaths.length === 0 ? [] : variantStats.slice(n) };
