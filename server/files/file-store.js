@@ -33,8 +33,8 @@ const MAX_WATCHED_DIRS = 1000;
 const STALE_LOG_LIMIT = 10_000;
 const VERDICT_LIMIT = 10_000;
 // Larger originals are not read whole to check a variant by content; such a variant must carry
-// an mtime not older than its original's (and none is cached: variant-cache.js).
-const VERIFY_MAX_BYTES = MAX_SOURCE_BYTES;
+// an mtime not older than its original's. (The variant cache's limit is below this one.)
+const VERIFY_MAX_BYTES = 64 * 1024 * 1024;
 
 // How a variant's mtime relates to its original's. `brotli -k` copies the original's mtime
 // truncated to whole seconds (gzip -k, zstd -k and xz -k keep nanoseconds; other tools and file

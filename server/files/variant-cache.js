@@ -15,8 +15,9 @@ const fsSync = require('node:fs');
 const path = require('node:path');
 
 // Sources larger than this are not cached: a cached variant is checked by content before it
-// is served, and that reads the whole source.
-const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
+// is first served, which holds the source and its decoded variant in memory at once (for each
+// large file first requested at the same time); larger files are compressed on the fly.
+const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
 // Kept for a source whose coding saves no bytes, so that it is not compressed again at every
 // start; never served.
 const NOT_SMALLER = '.none';
