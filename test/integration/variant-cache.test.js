@@ -164,6 +164,36 @@ test('a cached variant is served only when it decodes to its source and only thi
   assert.match(logLines[0], /^ignoring stale variant \S+\.br: in the variant cache, and does not decode to its current content$/);
 });
 
+test('each check follows the cache: an evicted variant is compressed on the fly again, a variant put next to the file wins', async (t) => {
+  const cacheDir = await makeTempDir('negotiate-cache-dir-');
+  t.after(() => fs.rm(cacheDir, { recursive: true, force: true }));
+  const text = compressibleText(20_000, 'text');
+  // watchMaxAgeMs 0: every request checks the disk, so each step is seen at the next request.
+  const srv = await startTestServer({ files: { 'a.txt': text }, cacheDir, encodings: ['br'], watchMaxAgeMs: 0 });
+  t.after(() => srv.close());
+  const get = () => srv.h2('/a.txt', { headers: { 'accept-encoding': 'br' } });
+  const decoded = (res) => zlib.brotliDecompressSync(res.body).toString();
+  const cached = zlib.brotliCompressSync(Buffer.from(text), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
+  const mine = zlib.brotliCompressSync(Buffer.from(text), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } });
+  assert.notDeepEqual(cached, mine);
+
+  const dynamic = await get();
+  assert.equal(decoded(dynamic), text);
+  const file = await cachedVariant(srv.root, 'a.txt', '.br', cacheDir);
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await fs.writeFile(file, cached, { mode: 0o600 });
+  assert.deepEqual((await get()).body, cached, 'found at the next check');
+  await fs.rm(file);
+  const after = await get();
+  assert.notDeepEqual(after.body, cached);
+  assert.equal(decoded(after), text, 'evicted: on the fly again');
+  await fs.writeFile(file, cached, { mode: 0o600 });
+  await fs.writeFile(path.join(srv.root, 'a.txt.br'), mine);
+  assert.deepEqual((await get()).body, mine, 'the variant next to the file wins');
+  await fs.rm(path.join(srv.root, 'a.txt.br'));
+  assert.deepEqual((await get()).body, cached, 'and the cache serves again once it is gone');
+});
+
 test('--cache-bytes bounds the cache: the oldest variants are evicted', async (t) => {
   const { dir, root } = await projectRoot(t);
   for (let i = 0; i < 6; i++) await fs.writeFile(path.join(root, `more-${i}.html`), crypto.randomBytes(3000).toString('base64'));
