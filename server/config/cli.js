@@ -4,7 +4,6 @@
 
 const cluster = require('node:cluster');
 const { parseCli, normalizeOptions, helpText } = require('./options');
-const { formatLevels } = require('./parsers');
 const { ConfigError } = require('../errors');
 const { Logger } = require('../log/logger');
 const { loadCertificate } = require('../tls/certs');
@@ -21,6 +20,10 @@ const SUBCOMMANDS = {
   codings: {
     run: (argv, env) => require('../../tools/codings-report/cli').main(argv, env),
     help: 'codings [dir] [--quick]   what each coding and level costs on dir\'s files; suggests the level flags',
+  },
+  precompress: {
+    run: (argv) => require('../../tools/precompress').main(argv, { command: 'negotiate-h2 precompress', requireDir: true }),
+    help: 'precompress DIR [--codings LIST]   write .br/.zst/.gz/.lzma variants next to DIR\'s files (a build step; the server itself never writes into DIR)',
   },
   trust: {
     run: (argv, env) => runTrustCommand('trust', argv, env).catch(fail),
@@ -95,10 +98,12 @@ function announce(log, url, httpUrl, options) {
   if (!options.https) log.warn('TLS is off (--no-tls): plain HTTP/1.1, unencrypted, for local development only');
   const precompress = {
     encodings: options.encodings,
-    extraArgs: options.precompressLevels ? ['--levels', formatLevels(options.precompressLevels)] : [],
+    levels: options.precompressLevels,
+    minBytes: options.minCompressBytes,
+    cacheDir: options.cacheDir,
+    cacheBytes: options.cacheBytes,
   };
-  const initial = options.precompress
-    ? startBackgroundPrecompress({ ...precompress, root: options.root, quiet: !log.enabled('info'), log }) : null;
+  const initial = options.precompress ? startBackgroundPrecompress({ ...precompress, root: options.root, log }) : null;
   const watcher = options.watch ? watchRoot({ root: options.root, after: initial?.exited, precompress, log }) : null;
   return {
     stop() {

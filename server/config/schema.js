@@ -27,12 +27,15 @@ const VARIANT_CODINGS = CODINGS.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, 
 const MAX_WORKERS = Math.max(64, os.availableParallelism() * 4);
 const MAX_BYTES = Number.MAX_SAFE_INTEGER;
 
-// The XDG config directory: the local CA belongs to the user, not to a copy of the package.
-function userConfigDir() {
-  const base = process.env.XDG_CONFIG_HOME && path.isAbsolute(process.env.XDG_CONFIG_HOME)
-    ? process.env.XDG_CONFIG_HOME : path.join(os.homedir(), '.config');
+// The user's XDG directories: the local CA, certificates and the variant cache belong to the
+// user, never to a copy of the package (which may be read-only, or shared by several users).
+function userDir(variable, fallback) {
+  const base = process.env[variable] && path.isAbsolute(process.env[variable])
+    ? process.env[variable] : path.join(os.homedir(), fallback);
   return path.join(base, 'negotiate-h2');
 }
+const userConfigDir = () => userDir('XDG_CONFIG_HOME', '.config');
+const userCacheDir = () => userDir('XDG_CACHE_HOME', '.cache');
 
 // Entries the server and a tool share: the tools spread them with their own flag names.
 const SHARED = {
@@ -49,7 +52,7 @@ const SERVER = [
   { flag: 'port', key: 'port', arg: 'N', def: 8443, parse: p.port, help: 'HTTPS (h2 + http/1.1) port, 0 = any free port' },
   { flag: 'cert', key: 'cert', arg: 'FILE', parse: p.nonEmptyString, help: 'PEM certificate (with --key), reloaded when it changes or on SIGHUP; default: made in --certs-dir, signed by the local CA' },
   { flag: 'key', key: 'key', arg: 'FILE', parse: p.nonEmptyString, help: 'PEM private key (with --cert)' },
-  { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(REPO_ROOT, 'certs'), parse: p.nonEmptyString, help: 'where the localhost certificate signed by the local CA is made and reused' },
+  { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(userConfigDir(), 'certs'), parse: p.nonEmptyString, help: 'where the localhost certificate signed by the local CA is made and reused' },
   { flag: 'ca-dir', key: 'caDir', arg: 'DIR', def: userConfigDir(), parse: p.nonEmptyString, help: 'where the local CA is made once (trust it with "negotiate-h2 trust")' },
   { flag: 'no-tls', key: 'https', bool: true, def: true, help: 'serve plain HTTP/1.1 on --port instead of HTTPS: for local development only (no HTTP/2, no encryption)' },
   { flag: 'http-port', key: 'httpPort', arg: 'N', parse: p.port, help: 'plain-HTTP port that redirects to HTTPS (off by default)' },
@@ -60,8 +63,10 @@ const SERVER = [
   { flag: 'negotiate-endpoint', key: 'negotiateEndpoint', arg: 'PATH', def: '/_negotiate', parse: p.endpointPath, help: 'path of the JSON negotiation explainer the demo uses; off = none' },
   { flag: 'dynamic-levels', key: 'dynamicLevels', arg: 'LIST', parse: p.levelsOf(CODINGS), help: `on-the-fly levels, e.g. br=5,zstd=3 (default ${p.defaultLevels('dynamic', CODINGS)}; \`negotiate-h2 codings\` suggests some)` },
   { ...SHARED.variantLevels, flag: 'precompress-levels', key: 'precompressLevels', help: `levels of the variants written at start, e.g. br=11 (default ${p.defaultLevels('max', VARIANT_CODINGS)})` },
-  { flag: 'watch', key: 'watch', bool: true, def: false, help: 'refresh the variants of changed, new and deleted files while serving (CLI only)' },
-  { flag: 'no-precompress', key: 'precompress', bool: true, def: true, help: 'do not write variants of the root\'s files in the background at start (CLI only)' },
+  { flag: 'watch', key: 'watch', bool: true, def: false, help: 'make cached variants of changed and new files while serving (CLI only)' },
+  { flag: 'no-precompress', key: 'precompress', bool: true, def: true, help: 'do not make cached variants of the root\'s files in the background at start (CLI only)' },
+  { flag: 'cache-dir', key: 'cacheDir', arg: 'DIR', def: userCacheDir(), file: false, parse: p.nonEmptyString, help: 'where variants made in the background are kept, one folder per served root (never in the root; "negotiate-h2 precompress DIR" writes them next to the files)' },
+  { flag: 'cache-bytes', key: 'cacheBytes', arg: 'N', def: 256 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'size limit of each root\'s folder in --cache-dir; the oldest variants go first' },
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: p.oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: p.headerValue, help: 'Cache-Control of file responses' },
   { flag: 'spa', key: 'spa', bool: true, def: false, help: 'answer GET/HEAD of a missing path with /index.html when the request accepts text/html (single-page apps)' },

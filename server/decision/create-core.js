@@ -9,6 +9,7 @@ const { createEngines, VARIANT_EXTENSIONS } = require('../compression/codings');
 const { CompressCache } = require('../compression/compress-cache');
 const { CompressionBudget } = require('../compression/compression-budget');
 const { FileStore } = require('../files/file-store');
+const { rootCacheDir, realCacheDir } = require('../files/variant-cache');
 const { Core } = require('./core');
 const { ByteBudget } = require('../files/byte-budget');
 const { negotiateEndpoint } = require('./negotiate-endpoint');
@@ -55,6 +56,7 @@ function createCore(options, log) {
     headerRules: site.headerRules,
     log,
     decompress: engines.decompress,
+    cacheDir: rootCacheDir(realCacheDir(options.cacheDir), rootReal),
   });
   return new Core({
     store, cache, engines, log, compressionBudget,

@@ -20,6 +20,7 @@ const { realpathInRoot } = require('./resolve-path');
 const { openInRoot, PROC_FD } = require('./open-in-root');
 const { NameWatch, namesFor } = require('./name-watch');
 const { readConsistent, sameStat } = require('./read-file');
+const { cachedPath, mayBeOurs, MAX_SOURCE_BYTES } = require('./variant-cache');
 const { createRepresentation } = require('../decision/representation');
 const { typeOfName, whyNotCompressible, savesBytes } = require('../compression/compressibility');
 const { headersFor } = require('../site/header-rules');
@@ -32,7 +33,7 @@ const MAX_WATCHED_DIRS = 1000;
 const STALE_LOG_LIMIT = 10_000;
 const VERDICT_LIMIT = 10_000;
 // Larger originals are not read whole to check a variant by content; such a variant must carry
-// an mtime not older than its original's.
+// an mtime not older than its original's. (The variant cache's limit is below this one.)
 const VERIFY_MAX_BYTES = 64 * 1024 * 1024;
 
 // How a variant's mtime relates to its original's. `brotli -k` copies the original's mtime
@@ -52,8 +53,12 @@ class FileStore {
   // check a variant by content (variantAge). headerRules: compiled (site/header-rules.js).
   // watch: fs.watch, a stand-in for tests, or false to check every entry per request.
   // trustMs: the longest a watched entry is served from one check, should no event come.
-  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], log, decompress, watch = fs.watch }) {
-    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, log, decompress });
+  // cacheDir: the root's folder in the variant cache (variant-cache.js), or null. A variant
+  // next to the file comes first; a cached one is used only where there is none, once it proved
+  // to decode to the file's current bytes. Cached names are not watched: a variant cached after
+  // a check is found at the next one (within trustMs).
+  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], log, decompress, watch = fs.watch, cacheDir = null }) {
+    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, log, decompress, cacheDir });
     this.extensions = variantCodings.map(([, ext]) => ext);
     this.names = watch === false ? null : new NameWatch({
       maxDirs: MAX_WATCHED_DIRS,
@@ -147,18 +152,26 @@ class FileStore {
   async revalidate(entry) {
     const prev = entry.info;
     if (prev === null) return this.reopen(entry);
-    const [real, { stats, variantStats }] = await Promise.all([
+    const [real, { stats, siblingStats, cachedStats }] = await Promise.all([
       new Promise((resolve, reject) => realpathInRoot(this.rootReal, entry.rel, (err, r) => (err ? reject(err) : resolve(r)))),
-      this.statAll(prev.real),
+      this.statAll(prev),
     ]);
     if (real === prev.real && stats !== null) {
       if (prev.kind === 'dir' && stats.isDirectory()) return prev;
       if (prev.kind === 'file' && sameStat(prev.stat, stats) &&
-          this.variantCodings.every(([coding], i) => sameVariant(prev.found[coding], variantStats[i]))) {
+          this.variantCodings.every(([coding], i) => sameVariant(prev.found[coding], siblingStats[i], cachedStats[i]))) {
         return prev;
       }
     }
     return this.reopen(entry);
+  }
+
+  // Where the background pass caches the variants of the file at `real` (one per variant
+  // coding), or null where it makes none (cache-precompress.js applies the same rules).
+  cachedPaths(real, stat) {
+    if (this.cacheDir === null || stat.size < this.minCompressBytes || stat.size > MAX_SOURCE_BYTES ||
+        whyNotCompressible(real, typeOfName(real)) !== null) return null;
+    return this.variantCodings.map(([, ext]) => cachedPath(this.cacheDir, real, stat, ext));
   }
 
   // Opens the file and its variants, each proven to lie inside the root (openInRoot), and
@@ -177,18 +190,29 @@ class FileStore {
     ]);
     const found = {};
     this.variantCodings.forEach(([coding, ext], i) => {
-      if (variants[i] !== null) found[coding] = { ...variants[i], path: real + ext };
+      if (variants[i] !== null) found[coding] = { ...variants[i], path: real + ext, cached: false };
     });
+    // Only a coding with no variant next to the file looks in the cache.
+    const cachedPaths = this.variantCodings.every(([coding]) => found[coding]) ? null : this.cachedPaths(real, identity.stat);
+    if (cachedPaths !== null) {
+      const cached = await Promise.all(this.variantCodings.map(([coding], i) => (found[coding] ? null
+        : this.readVariant(cachedPaths[i], prev && prev.found[coding], { cached: true }))));
+      this.variantCodings.forEach(([coding], i) => {
+        if (cached[i] !== null) found[coding] = { ...cached[i], path: cachedPaths[i], cached: true };
+      });
+    }
     if (prev !== null && identity.stat === prev.stat &&
         this.variantCodings.every(([coding]) => (found[coding] && found[coding].stat) === (prev.found[coding] && prev.found[coding].stat))) {
       return prev;
     }
     for (const coding of Object.keys(found)) {
       const variant = found[coding];
-      variant.age = variantAge(variant.stat, identity.stat);
-      if (variant.age === 'same-second') variant.mismatch = await this.verifyVariant(coding, variant, identity, real);
+      variant.age = variant.cached ? 'cached' : variantAge(variant.stat, identity.stat);
+      if (variant.age === 'same-second') variant.mismatch = await this.verifyVariant(coding, variant, identity, real, 'older than the file');
+      // A cached variant's name says which source it was made from; its bytes must agree.
+      if (variant.age === 'cached') variant.mismatch = await this.verifyVariant(coding, variant, identity, real, 'in the variant cache');
     }
-    return this.store(entry, this.buildFileInfo(entry.rel, real, identity, found));
+    return this.store(entry, this.buildFileInfo(entry.rel, real, identity, found, cachedPaths));
   }
 
   // Null when `variant` decodes to the original's bytes, else why not; each pair of stats is
@@ -196,13 +220,14 @@ class FileStore {
   // compressed on the fly instead, and checked again once either file changes. Decoding stops
   // one byte past the original's size (anything longer cannot be it), so a small variant that
   // expands to gigabytes costs no more memory than the original.
-  async verifyVariant(coding, variant, identity, real) {
+  // `why` starts each reason: what made the check necessary.
+  async verifyVariant(coding, variant, identity, real, why) {
     const key = `${variant.path}\0${statTag(variant.stat)}\0${statTag(identity.stat)}`;
     let verdict = this.verdicts.get(key);
     if (verdict !== undefined) return verdict;
     const { size } = identity.stat;
     if (size > VERIFY_MAX_BYTES || variant.stat.size > VERIFY_MAX_BYTES) {
-      verdict = `older than the file and too large (over ${VERIFY_MAX_BYTES} bytes) to check by content`;
+      verdict = `${why} and too large (over ${VERIFY_MAX_BYTES} bytes) to check by content`;
     } else {
       try {
         const [original, compressed] = await Promise.all([
@@ -210,10 +235,10 @@ class FileStore {
           variant.bytes ?? this.readAgain(variant.path, variant.stat),
         ]);
         const plain = await this.decompress(coding, compressed, { maxOutputLength: size + 1 });
-        verdict = plain.equals(original) ? null : 'older than the file, and does not decode to its current content';
+        verdict = plain.equals(original) ? null : `${why}, and does not decode to its current content`;
       } catch (err) {
-        verdict = err.code === 'ERR_BUFFER_TOO_LARGE' ? `older than the file, and decodes to more than its ${size} bytes`
-          : `older than the file, and cannot be checked by content (${err.message})`;
+        verdict = err.code === 'ERR_BUFFER_TOO_LARGE' ? `${why}, and decodes to more than its ${size} bytes`
+          : `${why}, and cannot be checked by content (${err.message})`;
       }
     }
     if (this.verdicts.size >= VERDICT_LIMIT) this.verdicts.clear();
@@ -236,11 +261,12 @@ class FileStore {
   }
 
   // Resolves { stat, bytes } or null: a variant that is missing, a symlink, not a regular
-  // file or changing while read is not usable.
-  async readVariant(file, known) {
+  // file or changing while read is not usable, nor is a cached one another user could have
+  // written.
+  async readVariant(file, known, { cached = false } = {}) {
     try {
       const opened = await openInRoot(this.rootReal, file, { exact: true });
-      if (opened.stat.isFile()) return await readOpened(opened, this.bufferLimit, known);
+      if (opened.stat.isFile() && (!cached || mayBeOurs(opened.stat))) return await readOpened(opened, this.bufferLimit, known);
       await close(opened.fd);
     } catch {
       // Not usable: see above.
@@ -248,16 +274,21 @@ class FileStore {
     return null;
   }
 
+  // The stats of what `prev` was built from, as they are now: its file, the variants next to
+  // it, and its cached variants (by the names of the stat it had) where none is next to it.
   // Never rejects: a missing file or variant is null.
-  async statAll(real) {
+  async statAll(prev) {
+    const cachedPaths = prev.cachedPaths ?? [];
     const [stats, ...variantStats] = await Promise.all([
-      statOrNull(fs.stat, real),
-      ...this.variantCodings.map(([, ext]) => statOrNull(fs.lstat, real + ext)),
+      statOrNull(fs.stat, prev.real),
+      ...this.variantCodings.map(([, ext]) => statOrNull(fs.lstat, prev.real + ext)),
+      ...cachedPaths.map((file, i) => (prev.found[this.variantCodings[i][0]]?.cached === false ? null : statOrNull(fs.lstat, file))),
     ]);
-    return { stats, variantStats };
+    const n = this.variantCodings.length;
+    return { stats, siblingStats: variantStats.slice(0, n), cachedStats: cachedPaths.length === 0 ? [] : variantStats.slice(n) };
   }
 
-  buildFileInfo(rel, real, identity, found) {
+  buildFileInfo(rel, real, identity, found, cachedPaths) {
     const { stat, bytes } = identity;
     const type = typeOfName(real);
     const contentType = mime.contentType(type) || type;
@@ -278,6 +309,7 @@ class FileStore {
       stat,
       bytes,
       found,
+      cachedPaths,
       base,
       identityTag,
       compressible: notCompressible === null,
@@ -376,7 +408,7 @@ class FileStore {
 // Null when the variant may be served, else why it is stale (see variantAge).
 function staleReason(variant, stat) {
   if (variant.age === 'fresh') return null;
-  if (variant.age === 'same-second') return variant.mismatch;
+  if (variant.age === 'same-second' || variant.age === 'cached') return variant.mismatch;
   return `older than the whole second of the file it encodes (variant ${new Date(variant.stat.mtimeMs).toISOString()}, file ${new Date(stat.mtimeMs).toISOString()})`;
 }
 
@@ -393,9 +425,15 @@ function statTag(stat) {
   return `${stat.size.toString(16)}-${Math.round(stat.mtimeMs * 1000).toString(16)}-${stat.ino.toString(16)}`;
 }
 
-function sameVariant(known, st) {
-  if (!known) return st === null || !st.isFile();
-  return st !== null && sameStat(known.stat, st);
+// Whether a coding's places hold what `known` (the variant found at the last check, if any)
+// was read from: the variant next to the file wins, so a cached one holds only while there is
+// none. `cached` is undefined for a file the cache has no names for.
+function sameVariant(known, sibling, cached) {
+  const absent = (st) => st === null || !st.isFile();
+  if (known && !known.cached) return sibling !== null && sameStat(known.stat, sibling);
+  if (!absent(sibling)) return false;
+  if (known) return cached !== null && cached !== undefined && sameStat(known.stat, cached);
+  return cached === undefined || absent(cached) || !mayBeOurs(cached);
 }
 
 // Reads an opened file unless `known` ({ stat, bytes }) already holds its unchanged content;

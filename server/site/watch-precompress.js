@@ -1,11 +1,11 @@
 'use strict';
-// --watch: keeps the root's variants in step with its files while the server runs. Changes
-// seen by a TreeWatcher (inotify on Linux, one watch per directory, new directories included)
-// are collected for DEBOUNCE_MS, then handed to precompress.js --only in a niced
-// child, one batch at a time: a changed or new file gets fresh variants (written to a temporary
-// name and renamed into place), a deleted one loses the variants the tool wrote (its manifest
-// says which; a user's own variant is never touched). Should an event be missed, the file
-// store's stale-variant check still keeps an old variant from being served.
+// --watch: keeps the cached variants in step with the root's files while the server runs.
+// Changes seen by a TreeWatcher (inotify on Linux, one watch per directory, new directories
+// included) are collected for DEBOUNCE_MS, then handed to cache-precompress.js with `only` in a
+// niced child, one batch at a time: a changed or new file gets variants under its new stat's
+// names. A deleted or changed file's old variants are never found again (their names hold the
+// old stat) and age out of the cache. Should an event be missed, the file store finds no
+// variant for the new stat and compresses on the fly.
 
 const path = require('node:path');
 const { isVariantName } = require('../compression/compressibility');
@@ -39,7 +39,7 @@ function watchRoot({ root, after, precompress, log }) {
     const batch = [...pending].slice(0, MAX_BATCH);
     for (const name of batch) pending.delete(name);
     log.info(`watch: updating variants of ${batch.length === 1 ? batch[0] : `${batch.length} files`}`);
-    running = startBackgroundPrecompress({ ...precompress, root, log, quiet: true, only: batch });
+    running = startBackgroundPrecompress({ ...precompress, root, log, only: batch });
     running.exited.then(() => {
       running = null;
       if (pending.size > 0) schedule();

@@ -122,7 +122,7 @@ async function loadCertificate({ cert, key, certsDir, caDir }, log) {
   }
   const pair = await makeLeaf(ca);
   try {
-    await fs.mkdir(certsDir, { recursive: true });
+    await fs.mkdir(certsDir, { recursive: true, mode: 0o700 });
     await writePemPair({ certFile, keyFile }, pair);
   } catch (err) {
     throw certsDirError(err);

@@ -4,9 +4,21 @@
 // removes the root.
 
 const fs = require('node:fs/promises');
+const fsSync = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+
+// Tests never write into the user's own ~/.config or ~/.cache: the local CA, certificates and
+// variant cache of every server a test starts (in this process, or spawned: children inherit
+// the environment) go to one temporary home per test process, set before the schema reads it.
+const TEST_HOME = fsSync.mkdtempSync(path.join(os.tmpdir(), 'negotiate-home-'));
+process.env.XDG_CONFIG_HOME = path.join(TEST_HOME, 'config');
+process.env.XDG_CACHE_HOME = path.join(TEST_HOME, 'cache');
+process.on('exit', () => fsSync.rmSync(TEST_HOME, { recursive: true, force: true }));
+
 const { startServer } = require('../../server');
+const { defaultOf } = require('../../server/config/schema');
+const { rootCacheDir, cachedPath, realCacheDir } = require('../../server/files/variant-cache');
 const { generateSelfSigned } = require('../../server/tls/certs');
 const { spawn } = require('node:child_process');
 const { describe } = require('node:test');
@@ -145,6 +157,17 @@ function spawnCli(args, { env = {}, engine, cwd, fdLimit } = {}) {
   });
 }
 
+// The line a server's background pass logs when it ends (site/background-precompress.js):
+// files, the root's cache folder, variants written, already cached, evicted.
+const PASS_DONE = /precompressed (\d+) files of \S+ into (\S+): (\d+) variants written, (\d+) already cached, (\d+) evicted/;
+
+// Where the background pass caches the variant `ext` of root/rel as the file is now
+// (files/variant-cache.js); cacheDir: the server's --cache-dir.
+async function cachedVariant(root, rel, ext, cacheDir = defaultOf('cacheDir')) {
+  const real = await fs.realpath(path.join(root, rel));
+  return cachedPath(rootCacheDir(realCacheDir(cacheDir), await fs.realpath(root)), real, await fs.stat(real), ext);
+}
+
 // Spool files (server/files/spool.js) of this process still open: they are unlinked when created, so
 // an open fd is all that is left of one.
 function openSpoolFiles() {
@@ -154,4 +177,4 @@ function openSpoolFiles() {
 // The shared read-only material sits next to the repository (../shared in CI).
 const SHARED_DIR = path.resolve(REPO_ROOT, '..', 'shared');
 
-module.exports = { forEachEngine, startTestServer, spawnCli, openSpoolFiles, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };
+module.exports = { TEST_HOME, PASS_DONE, cachedVariant, forEachEngine, startTestServer, spawnCli, openSpoolFiles, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };

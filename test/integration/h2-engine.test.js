@@ -434,7 +434,7 @@ async function waitForDataBytes(c, streamId, bytes) {
 
 test('the CLI selects the engine with --engine and NEGOTIATE_ENGINE', async (ctx) => {
   const ours = encodeSettings(HTTP2_SETTINGS).toString('hex');
-  // Its own certificate and local CA, never the repository's certs/ or the user's config dir.
+  // Its own certificate and local CA, never the user's config dir.
   const dir = await makeTempDir('negotiate-engine-cli-');
   ctx.after(() => fsp.rm(dir, { recursive: true, force: true }));
   const tlsDirs = ['--certs-dir', path.join(dir, 'certs'), '--ca-dir', path.join(dir, 'ca')];

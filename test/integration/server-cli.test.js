@@ -15,7 +15,7 @@ const http2 = require('node:http2');
 const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { forEachEngine, spawnCli, makeTempDir, testCertificate, REPO_ROOT } = require('../helpers/server');
+const { forEachEngine, spawnCli, makeTempDir, testCertificate, REPO_ROOT, PASS_DONE, cachedVariant } = require('../helpers/server');
 const { createClients } = require('../helpers/clients');
 const { waitFor } = require('../helpers/poll');
 
@@ -45,7 +45,7 @@ test('--help lists every option with its environment twin', async () => {
   const res = await runCli(['--help']);
   assert.equal(res.code, 0);
   for (const flag of ['--root', '--host', '--port', '--cert', '--key', '--http-port', '--encodings', '--brotli-engine',
-    '--no-dynamic', '--log-level', '--cache-control', '--workers', '--revalidate-ms', '--certs-dir', '--ca-dir', '--public-host', '--no-precompress']) {
+    '--no-dynamic', '--log-level', '--cache-control', '--workers', '--revalidate-ms', '--certs-dir', '--ca-dir', '--public-host', '--no-precompress', '--cache-dir', '--cache-bytes']) {
     assert.ok(res.stdout.includes(flag), flag);
     assert.ok(res.stdout.includes('NEGOTIATE_' + flag.slice(2).toUpperCase().replace(/-/g, '_')), flag);
   }
@@ -245,7 +245,7 @@ test('the directory to serve: the positional argument, else the current director
   assert.deepEqual(await fromCwd.stop(), { code: 0, signal: null });
 });
 
-test('start-up precompresses the root in the background, after listening; --no-precompress skips it', async (t) => {
+test('start-up precompresses the root into the cache in the background, after listening; --no-precompress skips it', async (t) => {
   const { root, certsDir } = await fixture(t);
   const page = 'the quick brown fox jumps over the lazy dog\n'.repeat(2000);
   await fs.writeFile(path.join(root, 'page.html'), page);
@@ -253,16 +253,19 @@ test('start-up precompresses the root in the background, after listening; --no-p
   t.after(() => srv.stop('SIGKILL'));
   const ca = await readCa();
   const clients = createClients({ port: srv.port, ca });
-  await waitFor(() => exists(path.join(root, '.negotiate-precompress.json')), { timeoutMs: 20_000, intervalMs: 100, what: 'the precompress manifest' });
-  for (const ext of ['.br', '.zst', '.gz', '.lzma']) assert.equal(await exists(path.join(root, 'page.html' + ext)), true, ext);
+  await waitFor(() => PASS_DONE.test(srv.output()), { timeoutMs: 20_000, intervalMs: 100, what: 'the end of the background pass' });
+  for (const ext of ['.br', '.zst', '.gz', '.lzma']) {
+    assert.equal(await exists(await cachedVariant(root, 'page.html', ext)), true, ext);
+    assert.equal(await exists(path.join(root, 'page.html' + ext)), false, ext);
+  }
   const res = await clients.h2('/page.html', { headers: { 'accept-encoding': 'br' } });
   assert.equal(res.headers['content-encoding'], 'br');
-  assert.deepEqual(res.body, await fs.readFile(path.join(root, 'page.html.br')), 'the variant is served as written');
-  await waitFor(() => /^br +1 +0 +0 +0 /m.test(srv.output()), { timeoutMs: 5_000, intervalMs: 100, what: 'the summary' });
+  assert.deepEqual(res.body, await fs.readFile(await cachedVariant(root, 'page.html', '.br')), 'the variant is served as written');
   const out = srv.output();
   assert.ok(out.indexOf('listening on') < out.indexOf('precompressing'), 'listens first');
-  assert.ok(out.indexOf('precompressing') < out.indexOf('coding  written'), out);
+  assert.ok(out.indexOf('precompressing') < out.search(PASS_DONE), out);
   assert.deepEqual(await srv.stop(), { code: 0, signal: null });
+  assert.deepEqual((await fs.readdir(root)).sort(), ['index.html', 'page.html']);
 
   await fs.writeFile(path.join(root, 'other.html'), page);
   const off = await spawnCli([root, '--port', '0', '--certs-dir', certsDir, '--no-precompress']);
@@ -270,11 +273,11 @@ test('start-up precompresses the root in the background, after listening; --no-p
   const plain = await createClients({ port: off.port, ca }).h1('/other.html', { headers: { 'accept-encoding': 'br' } });
   assert.equal(plain.status, 200);
   assert.deepEqual(await off.stop(), { code: 0, signal: null });
-  assert.equal(await exists(path.join(root, 'other.html.br')), false);
+  assert.equal(await exists(await cachedVariant(root, 'other.html', '.br')), false);
   assert.doesNotMatch(off.output(), /precompress/);
 });
 
-test('--watch: new and changed files get fresh variants, deleted ones lose the tool\'s, a user\'s .gz stays', async (t) => {
+test('--watch: new and changed files get fresh cached variants; the root is left as it is, a user\'s .gz included', async (t) => {
   const { root, certsDir } = await fixture(t);
   const text = (seed) => `${seed}: the quick brown fox jumps over the lazy dog\n`.repeat(500);
   await fs.writeFile(path.join(root, 'own.txt'), text('own'));
@@ -284,29 +287,23 @@ test('--watch: new and changed files get fresh variants, deleted ones lose the t
   t.after(() => srv.stop('SIGKILL'));
   const ca = await readCa();
   const clients = createClients({ port: srv.port, ca });
-  await waitFor(() => exists(path.join(root, 'own.txt.lzma')), { timeoutMs: 20_000, intervalMs: 100, what: 'the start-up run' });
+  await waitFor(() => PASS_DONE.test(srv.output()), { timeoutMs: 20_000, intervalMs: 100, what: 'the start-up run' });
   const zlib = require('node:zlib');
-  const brOf = async (file) => zlib.brotliDecompressSync(await fs.readFile(file)).toString();
+  const cachedText = async (rel) => zlib.brotliDecompressSync(await fs.readFile(await cachedVariant(root, rel, '.br'))).toString();
 
-  const page = path.join(root, 'sub', 'new.html');
-  await fs.mkdir(path.dirname(page));
-  await fs.writeFile(page, text('first'));
-  await waitFor(async () => await exists(page + '.br') && await brOf(page + '.br') === text('first'), { timeoutMs: 10_000, intervalMs: 100, what: 'the new file\'s .br' });
+  await fs.mkdir(path.join(root, 'sub'));
+  await fs.writeFile(path.join(root, 'sub', 'new.html'), text('first'));
+  await waitFor(async () => await cachedText('sub/new.html').catch(() => '') === text('first'), { timeoutMs: 10_000, intervalMs: 100, what: 'the new file\'s .br' });
   const res = await clients.h2('/sub/new.html', { headers: { 'accept-encoding': 'br' } });
   assert.equal(res.headers['content-encoding'], 'br');
-  assert.deepEqual(res.body, await fs.readFile(page + '.br'), 'the variant is served');
+  assert.deepEqual(res.body, await fs.readFile(await cachedVariant(root, 'sub/new.html', '.br')), 'the variant is served');
 
-  await fs.writeFile(page, text('second'));
-  await waitFor(async () => await brOf(page + '.br').catch(() => '') === text('second'), { timeoutMs: 10_000, intervalMs: 100, what: 'the changed file\'s .br' });
-
-  // Each variant is removed in turn: wait for the last one.
-  const allGone = (base, exts) => async () => (await Promise.all(exts.map((ext) => exists(base + ext)))).every((e) => !e);
-  await fs.rm(page);
-  await waitFor(allGone(page, ['.br', '.gz', '.zst', '.lzma']), { timeoutMs: 10_000, intervalMs: 100, what: 'the deleted file\'s variants to go' });
-
+  await fs.writeFile(path.join(root, 'sub', 'new.html'), text('second'));
+  await waitFor(async () => await cachedText('sub/new.html').catch(() => '') === text('second'), { timeoutMs: 10_000, intervalMs: 100, what: 'the changed file\'s .br' });
   await fs.rm(path.join(root, 'own.txt'));
-  await waitFor(allGone(path.join(root, 'own.txt'), ['.br', '.zst', '.lzma']), { timeoutMs: 10_000, intervalMs: 100, what: 'own.txt\'s variants to go' });
-  assert.deepEqual(await fs.readFile(path.join(root, 'own.txt.gz')), usersGzip, 'the user\'s file stays');
   assert.deepEqual(await srv.stop(), { code: 0, signal: null });
+  assert.deepEqual((await fs.readdir(root)).sort(), ['index.html', 'own.txt.gz', 'sub']);
+  assert.deepEqual(await fs.readdir(path.join(root, 'sub')), ['new.html']);
+  assert.deepEqual(await fs.readFile(path.join(root, 'own.txt.gz')), usersGzip, 'the user\'s file stays');
   assert.match(srv.output(), /watching .* for changes \(--watch\)/);
 });

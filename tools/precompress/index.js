@@ -263,23 +263,27 @@ async function precompressDir(dir, {
   }
 }
 
-const USAGE = usageText('node tools/precompress', PRECOMPRESS);
-
-/** Parses argv; throws ERR_PRECOMPRESS_USAGE on anything unexpected. */
-function parseCommandLine(argv) {
-  return parseToolArgs(argv, PRECOMPRESS, usageError).values;
-}
-
-async function main(argv) {
+/**
+ * Runs the tool on argv and resolves its exit status.
+ * @param {string[]} argv
+ * @param {object} [how]
+ * @param {string} [how.command] the command as the user typed it, for the usage text
+ * @param {boolean} [how.requireDir=false] refuse to run without a directory (`negotiate-h2
+ *   precompress`, where the default would be a folder of the installed package)
+ */
+async function main(argv, { command = 'node tools/precompress', requireDir = false } = {}) {
+  const usage = usageText(command, PRECOMPRESS);
   let options;
   try {
-    options = parseCommandLine(argv);
+    const parsed = parseToolArgs(argv, PRECOMPRESS, usageError);
+    options = parsed.values;
+    if (requireDir && !options.help && !parsed.given.has('dir')) throw usageError('expected the directory whose files get variants');
   } catch (err) {
-    process.stderr.write(`precompress: ${err.message}\n${USAGE}`);
+    process.stderr.write(`precompress: ${err.message}\n${usage}`);
     return 2;
   }
   if (options.help) {
-    process.stdout.write(USAGE);
+    process.stdout.write(usage);
     return 0;
   }
   const progress = !options.quiet && process.stderr.isTTY ? createProgressLine(process.stderr) : null;
@@ -299,7 +303,7 @@ async function main(argv) {
     });
   } catch (err) {
     if (err.code !== 'ERR_PRECOMPRESS_USAGE') throw err;
-    process.stderr.write(`precompress: ${err.message}\n${USAGE}`);
+    process.stderr.write(`precompress: ${err.message}\n${usage}`);
     return 2;
   } finally {
     progress?.clear();
@@ -321,4 +325,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { precompressDir };
+module.exports = { precompressDir, forEachLimited, main };

@@ -9,6 +9,8 @@ const { typeOfName, isVariantName, whyNotCompressible } = require('../../server/
 const { CONFIG_NAME } = require('../../server/site/config-file');
 const { isDotName, hasDotSegment } = require('../../server/files/resolve-path');
 
+const NONE = new Set();
+
 /** Whether the file (by its name) is worth compressing, by the rule the server applies. */
 function isCompressibleName(name) {
   return whyNotCompressible(name, typeOfName(name)) === null;
@@ -28,12 +30,14 @@ function nonRegularReason(entry) {
  * reason. Symbolic links are not followed: a variant written next to a link target outside the
  * tree would surprise its owner, and links could form cycles. Dot entries (dotfiles, the
  * manifest, temporaries), site configurations (never served) and variants are left out without
- * a word.
+ * a word, as are directories named in `excludeDirs`.
  * @param {string} dir
+ * @param {object} [options]
+ * @param {Set<string>} [options.excludeDirs] names of directories not entered (e.g. node_modules)
  * @returns {Promise<{ files: string[], skipped: { file: string, reason: string }[] }>} absolute paths;
  *   rejects only when `dir` itself cannot be read.
  */
-async function listSourceFiles(dir) {
+async function listSourceFiles(dir, { excludeDirs = NONE } = {}) {
   const files = [];
   const skipped = [];
   async function visit(current) {
@@ -42,6 +46,7 @@ async function listSourceFiles(dir) {
       if (isDotName(entry.name) || entry.name === CONFIG_NAME) continue;
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) {
+        if (excludeDirs.has(entry.name)) continue;
         await visit(full).catch((err) => skipped.push({ file: full, reason: `unreadable directory (${err.code || err.message})` }));
       } else if (entry.isFile()) {
         if (!isVariantName(entry.name)) files.push(full);
@@ -59,10 +64,12 @@ async function listSourceFiles(dir) {
  * The files `names` (relative to `dir`, e.g. from a file watcher) stand for, by the walk's rules:
  * a directory stands for the files under it; dot entries, variants and names outside `dir` stand
  * for nothing, nor does a site configuration file
- * (site/config-file.js: it is never served, so it needs no variants). `missing` are the names of sources that are gone (their variants may go too).
+ * (site/config-file.js: it is never served, so it needs no variants), nor does a name with a
+ * directory of `excludeDirs` on its way. `missing` are the names of sources that are gone
+ * (their variants may go too).
  * @returns {Promise<{ files: string[], skipped: { file: string, reason: string }[], missing: string[] }>}
  */
-async function listNamedFiles(dir, names) {
+async function listNamedFiles(dir, names, { excludeDirs = NONE } = {}) {
   const root = path.resolve(dir);
   const files = [];
   const skipped = [];
@@ -71,7 +78,8 @@ async function listNamedFiles(dir, names) {
     const full = path.resolve(root, name);
     const rel = path.relative(root, full);
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel) || hasDotSegment(rel) ||
-        isVariantName(path.basename(full)) || path.basename(full) === CONFIG_NAME) continue;
+        isVariantName(path.basename(full)) || path.basename(full) === CONFIG_NAME ||
+        rel.split(path.sep).some((segment) => excludeDirs.has(segment))) continue;
     let stat;
     try {
       stat = await fs.lstat(full);
@@ -82,7 +90,7 @@ async function listNamedFiles(dir, names) {
     }
     if (stat.isFile()) files.push(full);
     else if (stat.isDirectory()) {
-      const inside = await listSourceFiles(full);
+      const inside = await listSourceFiles(full, { excludeDirs });
       files.push(...inside.files);
       skipped.push(...inside.skipped);
     } else skipped.push({ file: full, reason: nonRegularReason(stat) });
