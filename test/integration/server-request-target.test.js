@@ -3,11 +3,14 @@
 // target holding a byte no URI holds (control bytes, DEL, 0x80 and up) is an HTTP/2 stream error
 // PROTOCOL_ERROR (RFC 9113 8.1.1) and an HTTP/1.1 400 with the connection closed (RFC 9112 3.2);
 // what a request may carry (a user agent or referer with ESC, BEL, DEL, obs-text) is escaped in
-// every log format. Every line the server logs, at every level, is checked for raw bytes.
+// every log format. Every line the server logs, at every level, is checked for raw bytes, and so
+// is the CLI's own output, what `tail -f` of its log would put in a terminal.
 
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { forEachEngine, startTestServer } = require('../helpers/server');
+const fs = require('node:fs/promises');
+const path = require('node:path');
+const { forEachEngine, startTestServer, spawnCli, makeTempDir, writeFiles, testCertificate } = require('../helpers/server');
 const { RawH2Client } = require('../helpers/h2-raw-client');
 const { TYPE } = require('../helpers/h2-frames');
 const { exchange } = require('../helpers/raw-http1');
@@ -105,4 +108,39 @@ forEachEngine((engine) => {
       }
     }
   });
+});
+
+// The CLI's stdout and stderr, as an operator's terminal gets them. NODE_OPTIONS makes Node's
+// HTTP/1.1 parser lenient: it still refuses these bytes in a target (the node engine relies on it).
+test('the CLI\'s output holds no raw control byte, any engine, any log format, under --insecure-http-parser', async (t) => {
+  const dir = await makeTempDir();
+  t.after(() => fs.rm(dir, { recursive: true, force: true }));
+  const tls = await testCertificate();
+  await writeFiles(dir, { 'cert.pem': tls.cert, 'key.pem': tls.key, 'root/plain.txt': 'plain' });
+  for (const engine of ['native', 'node']) {
+    for (const format of ['short', 'combined', 'json']) {
+      const label = `${engine} ${format}`;
+      const cli = await spawnCli(['--port', '0', '--root', path.join(dir, 'root'), '--cert', path.join(dir, 'cert.pem'), '--key', path.join(dir, 'key.pem'),
+        '--no-precompress', '--log-level', 'debug', '--log-format', format], { engine, env: { NODE_OPTIONS: '--insecure-http-parser' } });
+      try {
+        const c = await RawH2Client.connect(cli.port);
+        c.request(1, `/plain.txt${OSC_TITLE}`);
+        assert.equal(await c.reset(1), PROTOCOL_ERROR, label);
+        c.request(3, '/plain.txt', { extra: [['user-agent', `ua${OSC_TITLE}\x7f`], ['referer', `https://e.test/${CSI_RED}\x9b\xe9`]] });
+        assert.equal((await c.response(3)).status, 200, label);
+        c.request(5, '/plain.txt', { method: `G${CSI_RED}` });
+        // The native engine answers a method it does not serve with 405; nghttp2 resets a non-token.
+        if (engine === 'native') assert.equal((await c.response(5)).status, 405, label);
+        else assert.equal(await c.reset(5), PROTOCOL_ERROR, label);
+        await c.close();
+        const { bytes } = await exchange({ port: cli.port, ca: tls.cert, payload: `GET /plain.txt${CSI_RED} HTTP/1.1\r\nHost: localhost\r\n\r\n` });
+        assert.match(bytes.toString('latin1'), /^HTTP\/1\.1 400 Bad Request\r\n/, label);
+        await waitFor(() => cli.output().split('\n').filter((l) => l.includes('plain.txt')).length >= (engine === 'native' ? 2 : 1), { what: `${label}: the access-log lines` });
+      } finally {
+        await cli.stop();
+      }
+      const output = cli.output();
+      assert.match(output, /^[\x20-\x7e\n]*$/, `${label}: ${JSON.stringify(output)}`);
+    }
+  }
 });
