@@ -7,6 +7,7 @@
 //             aborted, coding, bytes, durationMs, userAgent, referer
 // `client` ({ remoteAddress, protocol, headers }) comes from the engine; protocol is
 // "h2", "http/1.1" or "http/1.0". Status is a number, or "NNN aborted" when the body was cut off.
+// What the client sent (method, target, referer, user agent) is escaped in every format, below.
 
 const { ConfigError } = require('../errors');
 
@@ -28,17 +29,17 @@ function createAccessLog(log, format) {
     if (!log.enabled('info')) return;
     const ms = (performance.now() - startedAt).toFixed(1);
     if (format === 'short') {
-      log.info(`${method} ${cap(target)} ${status} ${coding || '-'} ${bytes} ${ms}ms`);
+      log.info(`${escaped(method)} ${escaped(cap(target))} ${status} ${coding || '-'} ${bytes} ${ms}ms`);
       return;
     }
     const aborted = typeof status === 'string';
     const code = aborted ? Number.parseInt(status, 10) : status;
     if (format === 'combined') {
-      log.raw(`${client.remoteAddress || '-'} - - [${clfTime(new Date())}] "${quoted(`${method} ${cap(target)} ${REQUEST_PROTOCOL[client.protocol] || '-'}`)}" ` +
-        `${code} ${bytes === 0 ? '-' : bytes} "${quoted(cap(client.headers.referer) || '-')}" "${quoted(cap(client.headers['user-agent']) || '-')}"`);
+      log.raw(`${client.remoteAddress || '-'} - - [${clfTime(new Date())}] "${escaped(`${method} ${cap(target)} ${REQUEST_PROTOCOL[client.protocol] || '-'}`)}" ` +
+        `${code} ${bytes === 0 ? '-' : bytes} "${escaped(cap(client.headers.referer) || '-')}" "${escaped(cap(client.headers['user-agent']) || '-')}"`);
       return;
     }
-    log.raw(JSON.stringify({
+    log.raw(jsonLine({
       time: new Date().toISOString(),
       remoteAddress: client.remoteAddress || null,
       protocol: client.protocol,
@@ -55,13 +56,36 @@ function createAccessLog(log, format) {
   };
 }
 
-// nginx's escaping of a quoted log field: '"', '\' and bytes outside printable ASCII as \xHH.
-function quoted(text) {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/["\\\u0000-\u001f\u007f-\uffff]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return code > 0xff ? c : `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`;
-  });
+// The access log's one escaping rule, for every format: no character outside printable ASCII
+// (0x20-0x7E) is written as it came, so a line is one line of plain ASCII, inert in a terminal
+// (no ESC, BEL, OSC or C1 sequence, no DEL). '"' and '\' are escaped too: a quote cannot end a
+// quoted field early, and \x1B in the log can only mean the byte ESC, never four characters a
+// client sent. form(code) spells the escape: nginx's \xHH (short, combined) or JSON's \uHHHH.
+// eslint-disable-next-line no-control-regex
+const ESCAPED = /["\\\u0000-\u001f\u007f-\uffff]/g;
+
+function escaped(text, form = hexEscape) {
+  return text.replace(ESCAPED, (c) => form(c.charCodeAt(0)));
+}
+
+// Strings from the engines hold one byte per character (latin1); a wider character (from an
+// app's own request objects) is written as its UTF-16 code units, \uHHHH each.
+function hexEscape(code) {
+  return code > 0xff ? jsonEscape(code) : `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`;
+}
+
+function jsonEscape(code) {
+  return `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+// One JSON object of string, number, boolean and null fields, every string escaped by the rule
+// above (JSON.stringify would leave DEL and everything from 0x80 up as it came).
+function jsonLine(fields) {
+  let line = '';
+  for (const [name, value] of Object.entries(fields)) {
+    line += `${line === '' ? '{' : ','}"${name}":${typeof value === 'string' ? `"${escaped(value, jsonEscape)}"` : JSON.stringify(value)}`;
+  }
+  return `${line}}`;
 }
 
 // [23/Nov/2026:16:23:29 +0000]: the Common Log Format's time, in UTC.

@@ -167,6 +167,27 @@ test('a PING flood gets its first PINGs answered, then GOAWAY ENHANCE_YOUR_CALM'
   assert.ok(acks >= 1000 && acks < 1500, `${acks} PING ACKs`);
 });
 
+test('a PING flood after 11 s of quiet gets no more than the burst and what the rate adds during the flood', async (tt) => {
+  // The engine's monotonic clock jumps 11 s forward instead of the test waiting them out.
+  const realNow = performance.now.bind(performance);
+  let skipped = 0;
+  tt.mock.method(performance, 'now', () => realNow() + skipped);
+  const c = await client();
+  c.send(RawH2Client.ping());
+  await c.waitFor((f) => f.type === PING && (f.flags & FLAG.ACK) !== 0);
+  skipped = 11_000;
+  const startedAt = realNow();
+  const pings = [];
+  for (let i = 0; i < 2500; i++) pings.push(RawH2Client.ping());
+  c.send(...pings);
+  assert.equal((await c.goaway()).code, ERR.ENHANCE_YOUR_CALM);
+  const floodMs = realNow() - startedAt;
+  const acks = c.frames.filter((f) => f.type === PING && f.flags & FLAG.ACK).length - 1;
+  tt.diagnostic(`${acks} PING ACKs in ${floodMs.toFixed(0)} ms`);
+  // CONTROL_BURST (1,000) plus CONTROL_RATE (100 a second) for as long as the flood took.
+  assert.ok(acks >= 1000 && acks <= 1000 + Math.ceil(floodMs / 10), `${acks} PING ACKs in ${floodMs.toFixed(0)} ms`);
+});
+
 test('a CONTINUATION flood ends the connection', async () => {
   const c = await client();
   const block = Buffer.from(c.encoder.encode([[':method', 'GET'], [':scheme', 'https'], [':path', '/']]));

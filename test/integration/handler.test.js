@@ -18,6 +18,7 @@ const { writeFiles, makeTempDir, compressibleText, testCertificate } = require('
 const { createClients, decode } = require('../helpers/clients');
 const { waitFor, countOpenFds } = require('../helpers/poll');
 const { plainRequest } = require('../helpers/plain-http');
+const { RawH2Client } = require('../helpers/h2-raw-client');
 
 const FILE = compressibleText(20_000);
 const FILES = { 'a.txt': FILE, 'sub/index.html': '<p>sub</p>\n' };
@@ -175,10 +176,12 @@ describe('node:http server with the handler alone', () => {
 describe('node:http2 compat server (allowHTTP1)', () => {
   let server;
   let clients;
+  let port;
   before(async () => {
     const tls = await testCertificate();
     server = http2.createSecureServer({ ...tls, allowHTTP1: true }, handler({ root, logLevel: 'silent', ...STREAMING }));
-    clients = createClients({ port: await listen(server), ca: tls.cert });
+    port = await listen(server);
+    clients = createClients({ port, ca: tls.cert });
   });
   after(async () => {
     await clients.closeAll();
@@ -197,6 +200,15 @@ describe('node:http2 compat server (allowHTTP1)', () => {
         stream.close(http2.constants.NGHTTP2_CANCEL);
       });
     });
+  });
+
+  test('a :path with a byte from 0x80 up, which node:http2 passes on, is a 400', async () => {
+    const c = await RawH2Client.connect(port);
+    c.request(1, '/a.txt\x9b31m');
+    const res = await c.response(1);
+    assert.equal(res.status, 400);
+    assert.equal(res.body.toString(), 'invalid character in the request target\n');
+    await c.close();
   });
 
   test('over http/1.1 on the same port', async () => {

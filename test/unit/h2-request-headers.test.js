@@ -42,6 +42,8 @@ const malformed = [
   ['missing :scheme', [[':method', 'GET'], [':path', '/']], /missing :scheme/],
   ['missing :path', [[':method', 'GET'], [':scheme', 'https']], /:path/],
   ['empty :path', [[':method', 'GET'], [':scheme', 'https'], [':path', '']], /:path/],
+  ...[['ESC', '\x1b[31m'], ['BEL', '\x07'], ['OSC', '\x1b]0;title\x07'], ['DEL', '\x7f'], ['SP', ' '], ['HTAB', '\t'], ['0x80', '\x80'], ['0xFF', '\xff']]
+    .map(([what, bytes]) => [`${what} in :path`, [[':method', 'GET'], [':scheme', 'https'], [':path', `/a${bytes}b`]], /invalid character in :path/]),
   ['CONNECT with :path', [[':method', 'CONNECT'], [':authority', 'a:443'], [':path', '/']], /CONNECT/],
   ['CONNECT without :authority', [[':method', 'CONNECT']], /CONNECT without :authority/],
   ['host unlike :authority', [...BASE, ['host', 'other.example']], /host differs/],

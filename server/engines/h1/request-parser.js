@@ -10,6 +10,7 @@ const { RequestError } = require('../../errors');
 const { addField } = require('../header-object');
 const { MAX_PATH_LENGTH } = require('../../files/resolve-path');
 const { hostError } = require('../host-header');
+const { requestTargetEnd } = require('../request-target');
 // Request line plus header section: the limit Node's HTTP/1.1 server gets (maxHeaderSize).
 const { MAX_HTTP1_HEADER_BYTES: MAX_HEAD_BYTES } = require('../../config/limits');
 // Room for the method and version around a target of MAX_PATH_LENGTH, so a request line still
@@ -210,7 +211,7 @@ function parseRequestLine(line, maxTargetBytes) {
   // llhttp accepts runs of SP between the parts (RFC 9112 3 allows splitting on whitespace).
   while (line.charCodeAt(i) === SP) i++;
   const targetStart = i;
-  while (i < line.length && line.charCodeAt(i) > SP && line.charCodeAt(i) < 0x7f) i++;
+  i = requestTargetEnd(line, i);
   const target = line.slice(targetStart, i);
   if (target.length === 0 || (i < line.length && line.charCodeAt(i) !== SP)) return bad('malformed request target');
   if (target.length > maxTargetBytes) return new RequestError(414, 'ERR_PATH_TOO_LONG', 'request target too long');

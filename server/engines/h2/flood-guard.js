@@ -3,30 +3,43 @@
 // make the server work for frames that cost them nothing (control-frame floods,
 // CVE-2019-9512/9515/9518) or open and cancel streams faster than responses can be made
 // (rapid reset, CVE-2023-44487).
+//
+// The bucket is refilled on every take(), for the time since the last one, and never holds
+// more than `burst` (nghttp2_ratelim_update does the same). Refilling only once it ran empty,
+// for all the time since the last refill, handed a peer that had been quiet a second burst
+// on top of the first.
+
+function monotonicMs() {
+  return performance.now();
+}
+
+// Counted in thousandths of a token, so that a clock in whole milliseconds refills exactly.
+const MILLI = 1000;
 
 class FloodGuard {
-  #tokens;
-  #burst;
-  #perMs;
-  #last = performance.now();
+  #credit;
+  #capacity;
+  #perSecond;
+  #now;
+  #last;
 
-  constructor(burst, perSecond) {
-    this.#burst = burst;
-    this.#tokens = burst;
-    this.#perMs = perSecond / 1000;
+  // now(): milliseconds from a monotonic clock (tests pass their own).
+  constructor(burst, perSecond, { now = monotonicMs } = {}) {
+    this.#capacity = burst * MILLI;
+    this.#credit = this.#capacity;
+    this.#perSecond = perSecond;
+    this.#now = now;
+    this.#last = now();
   }
 
   // false once the peer is past the budget.
   take() {
-    if (this.#tokens >= 1) {
-      this.#tokens--;
-      return true;
-    }
-    const now = performance.now();
-    this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#last) * this.#perMs);
+    const now = this.#now();
+    // elapsed ms * perSecond: the thousandths of a token earned meanwhile.
+    this.#credit = Math.min(this.#capacity, this.#credit + (now - this.#last) * this.#perSecond);
     this.#last = now;
-    if (this.#tokens < 1) return false;
-    this.#tokens--;
+    if (this.#credit < MILLI) return false;
+    this.#credit -= MILLI;
     return true;
   }
 }

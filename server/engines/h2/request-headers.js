@@ -5,6 +5,7 @@
 
 const { addField } = require('../header-object');
 const { HEADER_FIELD_OVERHEAD } = require('../../config/limits');
+const { isRequestTarget } = require('../request-target');
 
 // 8.2.1 with RFC 9110 5.1: a field name is a token, and lowercase in HTTP/2.
 const NAME_CHARS = new Uint8Array(256);
@@ -80,7 +81,10 @@ function readRequestHeaders(fields, request) {
   } else {
     if (headers[':scheme'] === undefined) return 'missing :scheme';
     const path = headers[':path'];
-    if (path === undefined || path === '') return 'missing or empty :path';
+    if (path === undefined) return 'missing :path';
+    // 8.3.1: a URI's path and query, not empty; a byte no URI holds makes the request
+    // malformed (8.1.1), as nghttp2 (the node engine) has it.
+    if (!isRequestTarget(path)) return path === '' ? 'empty :path' : 'invalid character in :path';
   }
   // 8.3.1: a Host that names another authority than :authority.
   const authority = headers[':authority'];

@@ -11,6 +11,8 @@ const { normalizeOptions } = require('../../config/options');
 const { Logger } = require('../../log/logger');
 const { createCore } = require('../../decision/create-core');
 const { sendResponse } = require('./send-response');
+const { isRequestTarget } = require('../request-target');
+const { RequestError } = require('../../errors');
 
 // One core per call: the file and compression caches are shared by every request it serves.
 function createResponder(input) {
@@ -19,7 +21,10 @@ function createResponder(input) {
   const core = createCore(options, log);
   return {
     log,
-    decide: (req, target) => core.decide(req.method, target, req.headers),
+    // The app's server may pass bytes no request target holds (node:http2 passes those from
+    // 0x80 up): a 400, which is no other handler's business either.
+    decide: (req, target) => (isRequestTarget(target) ? core.decide(req.method, target, req.headers)
+      : Promise.resolve(core.errorResponse(new RequestError(400, 'ERR_BAD_REQUEST', 'invalid character in the request target'), req.method === 'HEAD'))),
     // A 404 (no such file) or 405 (a method other than GET/HEAD) is another handler's business
     // when there is one to pass to.
     passes: (d) => d.status === 404 || d.status === 405,

@@ -48,6 +48,8 @@ function createHttp1Handler(core, log, isClosing) {
   // Per connection: responses started and not closed, and requests waiting for one to close.
   const lines = new WeakMap();
 
+  // req.url needs no check against request-target.js: llhttp refuses every byte that rule
+  // refuses (400 and close), --insecure-http-parser or not.
   function respond(req, res) {
     const startedAt = performance.now();
     const client = { remoteAddress: req.socket.remoteAddress, protocol: req.httpVersion === '1.0' ? 'http/1.0' : 'http/1.1', headers: req.headers };

@@ -2,11 +2,12 @@
 // HTTP/2 adapter: serves each stream through stream.respond() directly (no compat-layer
 // request/response objects), sending the core's descriptor.
 
-const { constants: { NGHTTP2_INTERNAL_ERROR } } = require('node:http2');
+const { constants: { NGHTTP2_INTERNAL_ERROR, NGHTTP2_PROTOCOL_ERROR } } = require('node:http2');
 const { sendStream } = require('./send-response');
 const { discard, loggedStatus } = require('../send-out');
 const { HEADER_FIELD_OVERHEAD } = require('../../config/limits');
 const { dispatch, headerListTooLarge } = require('../dispatch');
+const { isRequestTarget } = require('../request-target');
 
 function ignore() {}
 
@@ -33,6 +34,13 @@ function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout) {
     const client = { remoteAddress: stream.session.socket.remoteAddress, protocol: 'h2', headers };
     // A peer reset surfaces as an 'error' on the stream; it is not a server failure.
     stream.on('error', ignore);
+    // nghttp2 resets a :path with control bytes, SP or DEL itself, but passes bytes from 0x80
+    // up: the same malformed request (RFC 9113 8.1.1) as in the native engine. CONNECT has no
+    // :path (8.5).
+    if (target !== undefined && !isRequestTarget(target)) {
+      stream.close(NGHTTP2_PROTOCOL_ERROR);
+      return;
+    }
     const refusal = headerListSize(rawHeaders) > maxHeaderListSize ? headerListTooLarge() : null;
     dispatch(core, log, { method, target, headers, refusal }, (d) => {
       if (stream.destroyed || stream.closed) {
