@@ -10,6 +10,7 @@ const { Logger } = require('../log/logger');
 const { loadCertificate } = require('../tls/certs');
 const { startServer } = require('../engines/start-server');
 const { runTrustCommand } = require('../tls/trust-command');
+const { engineFor } = require('../engines/hpack-addon');
 const { startBackgroundPrecompress } = require('../site/background-precompress');
 const { watchRoot } = require('../site/watch-precompress');
 
@@ -115,6 +116,8 @@ async function runPrimary(options) {
   const log = new Logger({ level: options.logLevel });
   try {
     if (options.https && !options.cert) await loadCertificate(options, log);
+    // Said here once when the native engine cannot run; each worker falls back on its own.
+    engineFor(options.engine, log);
   } catch (err) {
     await log.drain();
     fail(err);

@@ -35,6 +35,10 @@ function createCore(options, log) {
   const n = options.maxConcurrentCompressions;
   const compressionBudget = new CompressionBudget(n === undefined ? undefined : { libuv: n, zstd: n });
   const cache = new CompressCache({ engines, budget: compressionBudget, maxBytes: options.compressCacheBytes });
+  for (const coding of options.encodings) {
+    const missing = engines.unavailable[coding];
+    if (missing !== undefined) log.warn(`${coding} is not offered: its addon cannot be loaded (${missing.reason}); to fix it run: npm rebuild ${missing.pkg}`);
+  }
   const dynamicReasons = {};
   for (const coding of options.encodings) {
     dynamicReasons[coding] = !options.dynamic ? 'no variant and dynamic compression is off (--no-dynamic)'

@@ -10,7 +10,7 @@
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { VARIANT_EXTENSIONS } = require('../compression/codings');
+const { VARIANT_EXTENSIONS, createEngines } = require('../compression/codings');
 
 const SCRIPT = path.join(__dirname, '..', '..', 'tools', 'precompress', 'index.js');
 // Nice value of the child: below every interactive process, above idle batch work.
@@ -19,7 +19,8 @@ const NICENESS = 10;
 /**
  * @param {object} options
  * @param {string} options.root
- * @param {string[]} options.encodings the server's codings; those with a variant are written
+ * @param {string[]} options.encodings the server's codings; those with a variant are written,
+ *   but for a coding whose addon did not load (the server said so once, create-core.js)
  * @param {string[]} [options.extraArgs] more precompress.js arguments (e.g. --levels)
  * @param {boolean} options.quiet no summary (log levels below info)
  * @param {string[]} [options.only] just these names under root (see precompressDir)
@@ -28,7 +29,8 @@ const NICENESS = 10;
  *   files in progress, record them and exit; exited resolves with its exit code.
  */
 function startBackgroundPrecompress({ root, encodings, extraArgs = [], quiet, log, only }) {
-  const codings = encodings.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, c));
+  const { available } = createEngines();
+  const codings = encodings.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, c) && available.includes(c));
   if (codings.length === 0) return { stop() {}, exited: Promise.resolve(0) };
   const args = [SCRIPT, root, '--codings', codings.join(','), ...extraArgs, ...(quiet ? ['--quiet'] : []),
     ...(only ?? []).map((name) => `--only=${name}`)];
