@@ -13,6 +13,7 @@ const path = require('node:path');
 const { packedInstall, spawnInstalled, run } = require('../helpers/packed-install');
 const { createClients } = require('../helpers/clients');
 const { REPO_ROOT } = require('../helpers/server');
+const { tscSkipReason, runTsc } = require('../helpers/tsc');
 
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 const PREBUILD = `prebuilds/${process.platform}-${process.arch}/negotiate-h2.node`;
@@ -22,7 +23,8 @@ const FORBIDDEN = [
 ];
 const NEEDED = ['package.json', 'README.md', 'binding.gyp', 'server/index.js', 'tools/precompress/index.js',
   'native/index.js', 'native/include/hpack.h', 'native/src/decoder.c', 'native/binding/addon.cc', 'static/index.html',
-  'tools/codings-report/cli.js', 'bench/lib/svg-chart.js', 'bench/lib/markdown-table.js', PREBUILD];
+  'tools/codings-report/cli.js', 'bench/lib/svg-chart.js', 'bench/lib/markdown-table.js', PREBUILD,
+  'index.d.ts', 'index.mjs', 'types/options.d.ts', 'native/index.d.ts', 'negotiate.config.schema.json'];
 const STACK_LINE = /^\s+at .+\(.+:\d+:\d+\)$/m;
 
 // Each test gets the one install of this process, or skips saying why there is none.
@@ -118,4 +120,22 @@ test('with no loadable addon, the server says so in one line naming the fix and 
   assert.equal(lines.length, 1, out);
   assert.match(lines[0], /the native engine's HPACK addon cannot be loaded \(No native build was found for platform=.+\): serving with --engine node; to fix it run: npm rebuild negotiate-h2$/);
   assert.doesNotMatch(out, STACK_LINE);
+});
+
+test('the installed package: require and import give the API, and a strict program compiles against its types', { timeout: 400_000 }, async (t) => {
+  const pkg = await installed(t);
+  if (pkg === null) return;
+  const api = 'Object.keys(api).sort().join()';
+  const required = await run(process.execPath, ['-e', `const api = require('negotiate-h2'); require('negotiate-h2/native'); console.log(${api})`], { cwd: pkg.app });
+  const imported = await run(process.execPath, ['--input-type=module', '-e', `import * as api from 'negotiate-h2'; await import('negotiate-h2/native'); console.log(${api})`], { cwd: pkg.app });
+  assert.equal(required.stdout, 'Logger,fastifyPlugin,handler,startServer\n');
+  assert.equal(imported.stdout, 'Logger,default,fastifyPlugin,handler,startServer\n');
+  const skip = tscSkipReason();
+  if (skip) {
+    t.skip(skip);
+    return;
+  }
+  const program = path.join(pkg.app, 'api.mts');
+  fs.copyFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'types', 'api.mts'), program);
+  assert.deepEqual(await runTsc(program, { cwd: pkg.app }), { code: 0, output: '' });
 });
