@@ -1,0 +1,78 @@
+'use strict';
+// The C addon (native/) is needed by the native engine's HTTP/2 only: the node engine and
+// handler() never load it, and a process where it (or zstd-napi) cannot be loaded still serves,
+// saying so in one line that names the fix. The child processes below make a module fail to
+// load as a package installed without its binary does.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { REPO_ROOT } = require('../helpers/server');
+
+// Runs `body` (an async function's body, with startServer, handler and get(url, accept-encoding)
+// -> status and content-encoding) in a child where requiring a path that `failing` matches throws as
+// node-gyp-build does; resolves { lines (stdout), stderr }.
+function runChild(failing, body) {
+  const script = `
+    const Module = require('node:module');
+    const load = Module._load;
+    Module._load = function (request, parent, isMain) {
+      if (${failing}.test(request)) throw new Error('No native build was found for platform=test\\n    loaded from: test');
+      return load.apply(this, arguments);
+    };
+    const http = require('node:http');
+    const { startServer, handler } = require(${JSON.stringify(path.join(REPO_ROOT, 'server'))});
+    const get = (url, accept) => new Promise((resolve, reject) => http.get(url, { headers: { 'accept-encoding': accept } },
+      (res) => { res.resume(); res.on('end', () => resolve(res.statusCode + ' ' + res.headers['content-encoding'])); }).on('error', reject));
+    (async () => { ${body} })().catch((err) => { console.error(err.stack); process.exitCode = 1; });`;
+  const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
+  const lines = child.stdout.split('\n').filter(Boolean).map((line) => line.replace(/^\S+Z (warn|info) /, '$1 '));
+  return { lines, stderr: child.stderr, status: child.status };
+}
+
+const ROOT = JSON.stringify(path.join(REPO_ROOT, 'static'));
+const NATIVE = JSON.stringify(path.join(REPO_ROOT, 'native') + path.sep);
+
+test('the node engine and handler() never load native/; the native engine does', () => {
+  const { lines, stderr, status } = runChild('/^$/', `
+    const loaded = () => Object.keys(require.cache).filter((file) => file.startsWith(${NATIVE})).length > 0;
+    handler({ root: ${ROOT} });
+    let server = await startServer({ root: ${ROOT}, engine: 'node', https: false, port: 0, logLevel: 'silent' });
+    console.log('node engine loaded native/: ' + loaded());
+    await server.close();
+    server = await startServer({ root: ${ROOT}, engine: 'native', https: false, port: 0, logLevel: 'silent' });
+    console.log('native engine loaded native/: ' + loaded());
+    await server.close();`);
+  assert.equal(stderr, '');
+  assert.equal(status, 0);
+  assert.deepEqual(lines, ['node engine loaded native/: false', 'native engine loaded native/: true']);
+});
+
+test('without the addon the native engine falls back to node in one line naming the fix', () => {
+  const { lines, stderr, status } = runChild('/^node-gyp-build$/', `
+    const server = await startServer({ root: ${ROOT}, engine: 'native', https: false, port: 0, logLevel: 'warn' });
+    const response = await get(server.url + 'index.html', 'br');
+    await server.close(); // the log's lines are written
+    console.log(response);`);
+  assert.equal(stderr, '');
+  assert.equal(status, 0);
+  assert.deepEqual(lines, [
+    "warn the native engine's HPACK addon cannot be loaded (No native build was found for platform=test): serving with --engine node; to fix it run: npm rebuild negotiate-h2",
+    '200 br',
+  ]);
+});
+
+test('without zstd-napi, zstd is not offered, in one warning line', () => {
+  const { lines, stderr, status } = runChild('/^zstd-napi/', `
+    const server = await startServer({ root: ${ROOT}, engine: 'node', https: false, port: 0, logLevel: 'warn', encodings: ['zstd', 'gzip'] });
+    const response = await get(server.url + 'index.html', 'zstd, gzip');
+    await server.close();
+    console.log(response);`);
+  assert.equal(stderr, '');
+  assert.equal(status, 0);
+  assert.deepEqual(lines, [
+    'warn zstd is not offered: its addon cannot be loaded (No native build was found for platform=test); to fix it run: npm rebuild zstd-napi',
+    '200 gzip',
+  ]);
+});
