@@ -104,6 +104,14 @@ function optionalEngine(coding, pkg, create, unavailable) {
   }
 }
 
+/** Says on `log`, one line each, which of `encodings` `engines` cannot produce and how to fix it. */
+function warnUnavailable(engines, encodings, log) {
+  for (const coding of encodings) {
+    const missing = engines.unavailable[coding];
+    if (missing !== undefined) log.warn(`${coding} is not offered: its addon cannot be loaded (${missing.reason}); to fix it run: npm rebuild ${missing.pkg}`);
+  }
+}
+
 /**
  * Creates the compression engines.
  * @param {object} [options]
@@ -174,4 +182,4 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
   };
 }
 
-module.exports = { CODINGS, VARIANT_EXTENSIONS, LEVELS, LEVEL_RANGES, defaultLevel, parseLevels, createEngines };
+module.exports = { CODINGS, VARIANT_EXTENSIONS, LEVELS, LEVEL_RANGES, defaultLevel, parseLevels, createEngines, warnUnavailable };

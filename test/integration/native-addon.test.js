@@ -8,26 +8,28 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { REPO_ROOT } = require('../helpers/server');
+const { REPO_ROOT, spawnCli } = require('../helpers/server');
+
+// Preloaded (node -r): requiring a module whose name FAIL_REQUIRE (a regex) matches throws as
+// node-gyp-build does when there is no binary.
+const FAIL_HOOK = path.join(REPO_ROOT, 'test', 'fixtures', 'fail-require.js');
+
+function lineOf(output, regex) {
+  return output.split('\n').filter((line) => regex.test(line)).map((line) => line.replace(/^\S+Z (warn|info) /, '$1 '));
+}
 
 // Runs `body` (an async function's body, with startServer, handler and get(url, accept-encoding)
-// -> status and content-encoding) in a child where requiring a path that `failing` matches throws as
-// node-gyp-build does; resolves { lines (stdout), stderr }.
+// -> status and content-encoding) in a child where requiring a module `failing` matches throws;
+// returns { lines (stdout), stderr, status }.
 function runChild(failing, body) {
   const script = `
-    const Module = require('node:module');
-    const load = Module._load;
-    Module._load = function (request, parent, isMain) {
-      if (${failing}.test(request)) throw new Error('No native build was found for platform=test\\n    loaded from: test');
-      return load.apply(this, arguments);
-    };
     const http = require('node:http');
     const { startServer, handler } = require(${JSON.stringify(path.join(REPO_ROOT, 'server'))});
     const get = (url, accept) => new Promise((resolve, reject) => http.get(url, { headers: { 'accept-encoding': accept } },
       (res) => { res.resume(); res.on('end', () => resolve(res.statusCode + ' ' + res.headers['content-encoding'])); }).on('error', reject));
     (async () => { ${body} })().catch((err) => { console.error(err.stack); process.exitCode = 1; });`;
-  const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
-  const lines = child.stdout.split('\n').filter(Boolean).map((line) => line.replace(/^\S+Z (warn|info) /, '$1 '));
+  const child = spawnSync(process.execPath, ['-r', FAIL_HOOK, '-e', script], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, FAIL_REQUIRE: failing } });
+  const lines = lineOf(child.stdout, /./);
   return { lines, stderr: child.stderr, status: child.status };
 }
 
@@ -35,7 +37,7 @@ const ROOT = JSON.stringify(path.join(REPO_ROOT, 'static'));
 const NATIVE = JSON.stringify(path.join(REPO_ROOT, 'native') + path.sep);
 
 test('the node engine and handler() never load native/; the native engine does', () => {
-  const { lines, stderr, status } = runChild('/^$/', `
+  const { lines, stderr, status } = runChild('^$', `
     const loaded = () => Object.keys(require.cache).filter((file) => file.startsWith(${NATIVE})).length > 0;
     handler({ root: ${ROOT} });
     let server = await startServer({ root: ${ROOT}, engine: 'node', https: false, port: 0, logLevel: 'silent' });
@@ -50,7 +52,7 @@ test('the node engine and handler() never load native/; the native engine does',
 });
 
 test('without the addon the native engine falls back to node in one line naming the fix', () => {
-  const { lines, stderr, status } = runChild('/^node-gyp-build$/', `
+  const { lines, stderr, status } = runChild('^node-gyp-build$', `
     const server = await startServer({ root: ${ROOT}, engine: 'native', https: false, port: 0, logLevel: 'warn' });
     const response = await get(server.url + 'index.html', 'br');
     await server.close(); // the log's lines are written
@@ -64,7 +66,7 @@ test('without the addon the native engine falls back to node in one line naming 
 });
 
 test('without zstd-napi, zstd is not offered, in one warning line', () => {
-  const { lines, stderr, status } = runChild('/^zstd-napi/', `
+  const { lines, stderr, status } = runChild('^zstd-napi', `
     const server = await startServer({ root: ${ROOT}, engine: 'node', https: false, port: 0, logLevel: 'warn', encodings: ['zstd', 'gzip'] });
     const response = await get(server.url + 'index.html', 'zstd, gzip');
     await server.close();
@@ -74,5 +76,16 @@ test('without zstd-napi, zstd is not offered, in one warning line', () => {
   assert.deepEqual(lines, [
     'warn zstd is not offered: its addon cannot be loaded (No native build was found for platform=test); to fix it run: npm rebuild zstd-napi',
     '200 gzip',
+  ]);
+});
+
+test('a cluster says each once: its primary, not every worker', async (t) => {
+  const srv = await spawnCli([path.join(REPO_ROOT, 'static'), '--port', '0', '--no-tls', '--no-precompress', '--workers', '2', '--log-level', 'warn'],
+    { env: { NODE_OPTIONS: `-r ${FAIL_HOOK}`, FAIL_REQUIRE: '^(node-gyp-build|zstd-napi)$' } });
+  t.after(() => srv.stop('SIGKILL'));
+  await srv.stop();
+  assert.deepEqual(lineOf(srv.output(), /not offered|cannot be loaded/), [
+    "warn the native engine's HPACK addon cannot be loaded (No native build was found for platform=test): serving with --engine node; to fix it run: npm rebuild negotiate-h2",
+    'warn zstd is not offered: its addon cannot be loaded (No native build was found for platform=test); to fix it run: npm rebuild zstd-napi',
   ]);
 });
