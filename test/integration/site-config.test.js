@@ -143,6 +143,45 @@ test('"$schema" is accepted, and the shipped JSON Schema lists exactly the keys 
   assert.equal(schema.additionalProperties, false);
 });
 
+// ajv comes with fastify (a devDependency); the check skips without it.
+function loadAjv() {
+  try {
+    return require('ajv/dist/2020');
+  } catch {
+    return null;
+  }
+}
+
+test('the JSON Schema and the file reader agree on what a configuration file may say', { skip: loadAjv() === null && 'ajv is not installed (it comes with the fastify devDependency)' }, async (t) => {
+  const Ajv = loadAjv();
+  const validate = new Ajv({ strict: true }).compile(JSON.parse(await fs.readFile(path.join(REPO_ROOT, 'negotiate.config.schema.json'), 'utf8')));
+  const cases = [
+    [{ $schema: 'negotiate.config.schema.json', spa: true, port: 8080, encodings: ['br', 'gzip'], logLevel: 'warn' }, true],
+    [{ encodings: 'br,gzip', dynamicLevels: { br: 5 }, precompressLevels: 'br=11', negotiateEndpoint: false }, true],
+    [{ negotiateEndpoint: '/_explain', https: false, workers: 4 }, true],
+    [{ headers: [{ match: '**/*.js', headers: { 'cache-control': 'no-cache' } }] }, true],
+    [{ cachControl: 'x' }, false],
+    [{ root: '/' }, false],
+    [{ port: 70000 }, false],
+    [{ logFormat: 'xml' }, false],
+    [{ encodings: ['br', 'identity'] }, false],
+    [{ dynamicLevels: { brotli: 5 } }, false],
+    [{ headers: [{ match: '*', headers: {}, extra: 1 }] }, false],
+    [{ $schema: 1 }, false],
+  ];
+  for (const [config, valid] of cases) {
+    const root = await rootWith(t, config);
+    let read = true;
+    try {
+      normalizeOptions({ root });
+    } catch (err) {
+      if (err.name !== 'ConfigError') throw err;
+      read = false;
+    }
+    assert.deepEqual([validate(config), read], [valid, valid], JSON.stringify(config));
+  }
+});
+
 test('--config names another file; its relative paths are resolved against its folder', async (t) => {
   const root = await rootWith(t, { spa: true });
   const other = path.join(await rootWith(t), 'site.json');
