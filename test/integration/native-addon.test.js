@@ -51,33 +51,30 @@ test('the node engine and handler() never load native/; the native engine does',
   assert.deepEqual(lines, ['node engine loaded native/: false', 'native engine loaded native/: true']);
 });
 
-test('without the addon the native engine falls back to node in one line naming the fix', () => {
-  const { lines, stderr, status } = runChild('^node-gyp-build$', `
-    const server = await startServer({ root: ${ROOT}, engine: 'native', https: false, port: 0, logLevel: 'warn' });
-    const response = await get(server.url + 'index.html', 'br');
-    await server.close(); // the log's lines are written
-    console.log(response);`);
-  assert.equal(stderr, '');
-  assert.equal(status, 0);
-  assert.deepEqual(lines, [
+// [what is missing, FAIL_REQUIRE, startServer options, accept-encoding, the lines expected].
+const MISSING = [
+  ['the HPACK addon: the native engine falls back to node', '^node-gyp-build$', "engine: 'native'", 'br', [
     "warn the native engine's HPACK addon cannot be loaded (No native build was found for platform=test): serving with --engine node; to fix it run: npm rebuild negotiate-h2",
     '200 br',
-  ]);
-});
-
-test('without zstd-napi, zstd is not offered, in one warning line', () => {
-  const { lines, stderr, status } = runChild('^zstd-napi', `
-    const server = await startServer({ root: ${ROOT}, engine: 'node', https: false, port: 0, logLevel: 'warn', encodings: ['zstd', 'gzip'] });
-    const response = await get(server.url + 'index.html', 'zstd, gzip');
-    await server.close();
-    console.log(response);`);
-  assert.equal(stderr, '');
-  assert.equal(status, 0);
-  assert.deepEqual(lines, [
+  ]],
+  ['zstd-napi: zstd is not offered', '^zstd-napi', "engine: 'node', encodings: ['zstd', 'gzip']", 'zstd, gzip', [
     'warn zstd is not offered: its addon cannot be loaded (No native build was found for platform=test); to fix it run: npm rebuild zstd-napi',
     '200 gzip',
-  ]);
-});
+  ]],
+];
+
+for (const [missing, failing, options, accept, expected] of MISSING) {
+  test(`without ${missing}, in one line naming the fix`, () => {
+    const { lines, stderr, status } = runChild(failing, `
+      const server = await startServer({ root: ${ROOT}, https: false, port: 0, logLevel: 'warn', ${options} });
+      const response = await get(server.url + 'index.html', ${JSON.stringify(accept)});
+      await server.close(); // the log's lines are written
+      console.log(response);`);
+    assert.equal(stderr, '');
+    assert.equal(status, 0);
+    assert.deepEqual(lines, expected);
+  });
+}
 
 test('a cluster says each once: its primary, not every worker', async (t) => {
   const srv = await spawnCli([path.join(REPO_ROOT, 'static'), '--port', '0', '--no-tls', '--no-precompress', '--workers', '2', '--log-level', 'warn'],
