@@ -80,8 +80,8 @@ function defaultLevels(kind, codings) {
 
 // A comma-separated list (or array) of distinct codings out of `allowed`, in the order given.
 function codingList(allowed = CODINGS) {
-  const list = { type: 'array', items: { enum: allowed }, minItems: 1, uniqueItems: true };
-  return described({ anyOf: [list, { type: 'string', minLength: 1 }] }, (value) => {
+  const array = { type: 'array', items: { enum: allowed }, minItems: 1, uniqueItems: true };
+  return described({ anyOf: [array, { type: 'string', minLength: 1 }] }, (value) => {
     const list = Array.isArray(value) ? value : String(value).split(',').map((s) => s.trim().toLowerCase());
     if (list.length === 0 || list.some((c) => !allowed.includes(c))) {
       throw new Error(`expected a comma-separated subset of ${allowed.join(',')}, got "${value}"`);
