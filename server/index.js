@@ -4,7 +4,8 @@
 
 const { startServer } = require('./engines/start-server');
 const { handler, fastifyPlugin } = require('./engines/node/handler');
+const { Logger } = require('./log/logger');
 
 if (require.main === module) require('./config/cli').main(process.argv.slice(2), process.env);
 
-module.exports = { startServer, handler, fastifyPlugin };
+module.exports = { startServer, handler, fastifyPlugin, Logger };

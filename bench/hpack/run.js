@@ -117,7 +117,7 @@ async function main() {
     node = await runNode(opts, pin);
   } catch (err) {
     // The C figures stand on their own; say why the Node ones are missing.
-    notes.push(`The Node side did not run: ${err.message.split('\n')[0]} (is the addon built? npm install, or npx node-gyp rebuild)`);
+    notes.push(`The Node side did not run: ${err.message.split('\n')[0]} (is the addon built? npm run build:addon)`);
     console.error(`node-bench failed: ${err.message}`);
   }
 

@@ -91,12 +91,24 @@ function codedError(message, code, ErrorClass = Error) {
   return Object.assign(new ErrorClass(message), { code });
 }
 
-/** Engines for zstd and lzma come from addons; a runtime without one simply cannot produce that coding. */
-function optionalEngine(create) {
+/**
+ * Engines for zstd and lzma come from addons (`pkg`); a runtime without one cannot produce that
+ * coding: null, and why in `unavailable`.
+ */
+function optionalEngine(coding, pkg, create, unavailable) {
   try {
     return create();
-  } catch {
+  } catch (err) {
+    unavailable[coding] = { pkg, reason: String(err.message).split('\n')[0] };
     return null;
+  }
+}
+
+/** Says on `log`, one line each, which of `encodings` `engines` cannot produce and how to fix it. */
+function warnUnavailable(engines, encodings, log) {
+  for (const coding of encodings) {
+    const missing = engines.unavailable[coding];
+    if (missing !== undefined) log.warn(`${coding} is not offered: its addon cannot be loaded (${missing.reason}); to fix it run: npm rebuild ${missing.pkg}`);
   }
 }
 
@@ -113,12 +125,13 @@ function optionalEngine(create) {
 function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
   const createBrotli = BROTLI_ENGINES[brotliEngine];
   if (!createBrotli) throw codedError(`unknown brotli engine '${brotliEngine}' (expected zlib or iltorb)`, 'ERR_INVALID_ARG_VALUE', TypeError);
+  const unavailable = {};
   const byCoding = {
     br: createBrotli(),
-    zstd: optionalEngine(createZstdEngine),
+    zstd: optionalEngine('zstd', 'zstd-napi', createZstdEngine, unavailable),
     gzip: createGzipEngine(),
     deflate: createDeflateEngine(),
-    lzma: optionalEngine(createLzmaEngine),
+    lzma: optionalEngine('lzma', 'lzma-native', createLzmaEngine, unavailable),
   };
 
   function engineFor(coding) {
@@ -141,6 +154,8 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
   /**
    * @typedef {object} Engines
    * @property {string[]} available codings this runtime can produce, in CODINGS order.
+   * @property {Record<string, { pkg: string, reason: string }>} unavailable the others: the
+   *   package of the addon that did not load, and its error's first line.
    * @property {'zlib'|'iltorb'} brotliEngine
    * @property {(coding: string, input: Buffer, options?: { level?: 'dynamic'|'max'|number }) => Promise<Buffer>} compress
    * @property {(coding: string, options?: { level?: 'dynamic'|'max', sizeHint?: number }) => import('node:stream').Transform} createCompressStream
@@ -150,6 +165,7 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
    */
   return {
     available: CODINGS.filter((coding) => byCoding[coding]),
+    unavailable,
     brotliEngine,
     async compress(coding, input, { level } = {}) {
       return engineFor(coding).compress(input, settingsFor(coding, level));
@@ -166,4 +182,4 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
   };
 }
 
-module.exports = { CODINGS, VARIANT_EXTENSIONS, LEVELS, LEVEL_RANGES, defaultLevel, parseLevels, createEngines };
+module.exports = { CODINGS, VARIANT_EXTENSIONS, LEVELS, LEVEL_RANGES, defaultLevel, parseLevels, createEngines, warnUnavailable };

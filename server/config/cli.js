@@ -9,6 +9,8 @@ const { Logger } = require('../log/logger');
 const { loadCertificate } = require('../tls/certs');
 const { startServer } = require('../engines/start-server');
 const { runTrustCommand } = require('../tls/trust-command');
+const { engineFor } = require('../engines/hpack-addon');
+const { createEngines, warnUnavailable } = require('../compression/codings');
 const { startBackgroundPrecompress } = require('../site/background-precompress');
 const { watchRoot } = require('../site/watch-precompress');
 
@@ -120,6 +122,9 @@ async function runPrimary(options) {
   const log = new Logger({ level: options.logLevel });
   try {
     if (options.https && !options.cert) await loadCertificate(options, log);
+    // Said here once when the native engine or a coding cannot run; the workers say nothing.
+    engineFor(options.engine, log);
+    warnUnavailable(createEngines(), options.encodings, log);
   } catch (err) {
     await log.drain();
     fail(err);

@@ -2,46 +2,54 @@
 // Value parsers of the configuration schema (schema.js). Each takes what a user wrote (a CLI
 // or environment string, or a value from startServer()/negotiate.config.json) and returns the
 // value the server uses, or throws an Error saying what was expected; the caller prefixes the
-// name the user wrote it under (flag, variable, key).
+// name the user wrote it under (flag, variable, key). Each parser carries `schema`: the JSON
+// Schema of the values a program or negotiate.config.json gives it (a CLI string is converted
+// first), from which scripts/gen-types.js writes the option types and the config file's schema.
 
 const net = require('node:net');
 const { CODINGS, parseLevels, defaultLevel } = require('../compression/codings');
 const { parseHost } = require('../engines/host-header');
 const { parseRequestPath } = require('../files/resolve-path');
 
-function intIn(min, max) {
-  return (value) => {
+// fn with its JSON Schema.
+function described(schema, fn) {
+  return Object.assign(fn, { schema });
+}
+
+// machineBound: max depends on this machine, so the schema, which is the same everywhere, leaves it out.
+function intIn(min, max, { machineBound = false } = {}) {
+  return described({ type: 'integer', minimum: min, ...(machineBound ? {} : { maximum: max }) }, (value) => {
     const s = String(value).trim();
     const n = Number(s);
     if (s === '' || !Number.isInteger(n) || n < min || n > max) {
       throw new Error(`expected an integer from ${min} to ${max}, got "${value}"`);
     }
     return n;
-  };
+  });
 }
 
 const port = intIn(0, 65535);
 
 // A DNS name or IP address (IPv6 with or without brackets), no port; kept in the form Host
 // headers are compared in.
-function hostName(value) {
+const hostName = described({ type: 'string', minLength: 1 }, (value) => {
   const host = parseHost(net.isIPv6(String(value)) ? `[${value}]` : String(value));
   if (host === null || host.name === '' || host.port !== '' || String(value).endsWith(':')) {
     throw new Error(`expected a host name or IP address without a port, got "${value}"`);
   }
   return host.name;
-}
+});
 
 function oneOf(allowed) {
-  return (value) => {
+  return described({ enum: allowed }, (value) => {
     if (!allowed.includes(value)) throw new Error(`expected one of ${allowed.join(', ')}, got "${value}"`);
     return value;
-  };
+  });
 }
 
 // A canonical path (as requests are matched after normalisation) or false for "off". The
 // endpoint hides a file of the same name, hence a way to move it or switch it off.
-function endpointPath(value) {
+const endpointPath = described({ anyOf: [{ const: false }, { const: 'off' }, { type: 'string', pattern: '^/.' }] }, (value) => {
   if (value === false || value === 'off') return false;
   let rel = null;
   try {
@@ -51,11 +59,13 @@ function endpointPath(value) {
   }
   if (rel !== value || value === '/') throw new Error(`expected off or a normalised path such as /_negotiate, got "${value}"`);
   return value;
-}
+});
 
 // { coding: level } from "br=5,zstd=3" (or that object, from the API), naming only `codings`.
 function levelsOf(codings) {
-  return (value) => parseLevels(value !== null && typeof value === 'object' ? formatLevels(value) : value, codings);
+  const byCoding = { type: 'object', properties: Object.fromEntries(codings.map((c) => [c, { type: 'integer' }])), additionalProperties: false };
+  return described({ anyOf: [byCoding, { type: 'string', pattern: '^[a-z]+=\\d+(,[a-z]+=\\d+)*$' }] },
+    (value) => parseLevels(value !== null && typeof value === 'object' ? formatLevels(value) : value, codings));
 }
 
 /** "br=5,zstd=3" from { br: 5, zstd: 3 }: the form the level flags take. */
@@ -70,26 +80,27 @@ function defaultLevels(kind, codings) {
 
 // A comma-separated list (or array) of distinct codings out of `allowed`, in the order given.
 function codingList(allowed = CODINGS) {
-  return (value) => {
+  const array = { type: 'array', items: { enum: allowed }, minItems: 1, uniqueItems: true };
+  return described({ anyOf: [array, { type: 'string', minLength: 1 }] }, (value) => {
     const list = Array.isArray(value) ? value : String(value).split(',').map((s) => s.trim().toLowerCase());
     if (list.length === 0 || list.some((c) => !allowed.includes(c))) {
       throw new Error(`expected a comma-separated subset of ${allowed.join(',')}, got "${value}"`);
     }
     if (new Set(list).size !== list.length) throw new Error(`lists a coding twice: "${value}"`);
     return list;
-  };
+  });
 }
 
-function headerValue(value) {
+const headerValue = described({ type: 'string' }, (value) => {
   // eslint-disable-next-line no-control-regex
   if (typeof value !== 'string' || /[\u0000-\u001f\u007f]/.test(value)) throw new Error('must be a printable header value');
   return value;
-}
+});
 
-function nonEmptyString(value) {
+const nonEmptyString = described({ type: 'string', minLength: 1 }, (value) => {
   if (typeof value !== 'string' || value === '') throw new Error('must be a non-empty string');
   return value;
-}
+});
 
 function parseBool(value) {
   if (typeof value === 'boolean') return value;
@@ -104,14 +115,15 @@ function positiveNumber(value) {
   return n;
 }
 
-function objectOf(what) {
-  return (value) => {
+// schema: what the object holds.
+function objectOf(what, schema) {
+  return described(schema, (value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`expected ${what}`);
     return value;
-  };
+  });
 }
 
 module.exports = {
-  intIn, port, hostName, oneOf, endpointPath, levelsOf, formatLevels, defaultLevels, codingList,
+  described, intIn, port, hostName, oneOf, endpointPath, levelsOf, formatLevels, defaultLevels, codingList,
   headerValue, nonEmptyString, parseBool, positiveNumber, objectOf,
 };

@@ -5,11 +5,15 @@
 //          NEGOTIATE_FLAG (see envName)
 //   arg    the flag's value placeholder in --help; bool entries take no value
 //   def    the default, written here and nowhere else
-//   parse  turns what the user wrote into the value used, or throws saying what was expected
+//   parse  turns what the user wrote into the value used, or throws saying what was expected;
+//          its `schema` (parsers.js) is the JSON Schema of the values a program or the file gives
+//   schema that JSON Schema, for an entry whose value another module checks (bool entries: boolean)
 //   file   false when negotiate.config.json may not set it
 //   help   the --help line
 // options.js applies SERVER to the CLI, the environment, the configuration file and the API;
 // the tools (precompress, `negotiate-h2 codings`) take the entries they share from here.
+// scripts/gen-types.js writes the API's option types (types/options.d.ts) and the JSON Schema
+// of negotiate.config.json (negotiate.config.schema.json) from SERVER.
 
 const os = require('node:os');
 const path = require('node:path');
@@ -26,6 +30,20 @@ const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'];
 const VARIANT_CODINGS = CODINGS.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, c));
 const MAX_WORKERS = Math.max(64, os.availableParallelism() * 4);
 const MAX_BYTES = Number.MAX_SAFE_INTEGER;
+const TIMEOUT_MS = p.intIn(1, 3_600_000);
+// Checked by header-rules.js.
+const HEADER_RULES_SCHEMA = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { match: { type: 'string' }, headers: { type: 'object', additionalProperties: { type: 'string' } } },
+    required: ['match', 'headers'],
+    additionalProperties: false,
+  },
+};
+// tls.createServer takes either.
+const PEM = { type: 'string', tsType: 'string | Buffer' };
+const PEM_PAIR = { type: 'object', properties: { cert: PEM, key: PEM }, required: ['cert', 'key'], additionalProperties: false };
 
 // The user's XDG directories: the local CA, certificates and the variant cache belong to the
 // user, never to a copy of the package (which may be read-only, or shared by several users).
@@ -74,13 +92,13 @@ const SERVER = [
   { flag: 'log-format', key: 'logFormat', arg: 'F', def: 'short', parse: p.oneOf(LOG_FORMATS), help: LOG_FORMATS.join(' | ') + ' (access-log lines)' },
   { flag: 'revalidate-ms', key: 'revalidateMs', arg: 'N', def: 0, parse: p.intIn(0, 3_600_000), help: 'reuse a file\'s stat for N ms (0 = check the disk on every request)' },
   { flag: 'engine', key: 'engine', arg: 'E', def: 'native', parse: p.oneOf(['node', 'native']), help: 'HTTP engines: node (node:http2 and Node\'s HTTP/1.1) | native (server/engines/h2, RFC 9113 in JS with the native HPACK codec, and server/engines/h1, RFC 9112)' },
-  { flag: 'workers', key: 'workers', arg: 'N', def: 1, parse: p.intIn(1, MAX_WORKERS), help: 'processes sharing the port (1 = no cluster)' },
+  { flag: 'workers', key: 'workers', arg: 'N', def: 1, parse: p.intIn(1, MAX_WORKERS, { machineBound: true }), help: 'processes sharing the port (1 = no cluster)' },
   { flag: 'help', key: 'help', bool: true, file: false, help: 'show this help' },
   // The site's response-header rules (header-rules.js checks them).
-  { key: 'headers', def: [], help: 'response-header rules: [{ "match": GLOB, "headers": { NAME: VALUE } }]' },
+  { key: 'headers', def: [], schema: HEADER_RULES_SCHEMA, help: 'response-header rules: [{ "match": GLOB, "headers": { NAME: VALUE } }]' },
   // API only: what a program embedding the server passes.
-  { key: 'tls', file: false, parse: p.objectOf('{ cert, key } of PEM strings'), help: 'certificate and key contents, instead of --cert/--key files' },
-  { key: 'logger', file: false, parse: p.objectOf('a Logger'), help: 'a Logger (server/log/logger.js) to write to' },
+  { key: 'tls', file: false, parse: p.objectOf('{ cert, key } of PEM strings', PEM_PAIR), help: 'certificate and key contents, instead of --cert/--key files' },
+  { key: 'logger', file: false, parse: p.objectOf('a Logger', { type: 'object', tsType: 'Logger' }), help: 'a Logger (server/log/logger.js) to write to' },
   { key: 'timeouts', file: false, def: TIMEOUTS, parse: timeouts, help: 'some of the timeouts in ms of server/config/limits.js, replacing those defaults' },
   { key: 'bufferLimit', file: false, def: 4 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'files up to this size are read whole into memory; larger ones are streamed' },
   { ...SHARED.minBytes, key: 'minCompressBytes', file: false, help: 'smaller files are sent as they are' },
@@ -102,13 +120,14 @@ function timeouts(value) {
   for (const [key, ms] of Object.entries(value)) {
     if (!Object.hasOwn(TIMEOUTS, key)) throw new Error(`unknown timeout "${key}", expected one of ${Object.keys(TIMEOUTS).join(', ')}`);
     try {
-      out[key] = p.intIn(1, 3_600_000)(ms);
+      out[key] = TIMEOUT_MS(ms);
     } catch (err) {
       throw new Error(`${key}: ${err.message}`);
     }
   }
   return out;
 }
+p.described({ type: 'object', properties: Object.fromEntries(Object.keys(TIMEOUTS).map((k) => [k, TIMEOUT_MS.schema])), additionalProperties: false }, timeouts);
 
 // The precompress tool (tools/precompress): the directory and codings it shares with the server.
 const PRECOMPRESS = [

@@ -3,9 +3,10 @@
 // (server/config/options.js):
 // shared by startServer and by handler() for use inside an existing Node app.
 
+const cluster = require('node:cluster');
 const fs = require('node:fs');
 const { ConfigError } = require('../errors');
-const { createEngines, VARIANT_EXTENSIONS } = require('../compression/codings');
+const { createEngines, warnUnavailable, VARIANT_EXTENSIONS } = require('../compression/codings');
 const { CompressCache } = require('../compression/compress-cache');
 const { CompressionBudget } = require('../compression/compression-budget');
 const { FileStore } = require('../files/file-store');
@@ -36,6 +37,8 @@ function createCore(options, log) {
   const n = options.maxConcurrentCompressions;
   const compressionBudget = new CompressionBudget(n === undefined ? undefined : { libuv: n, zstd: n });
   const cache = new CompressCache({ engines, budget: compressionBudget, maxBytes: options.compressCacheBytes });
+  // A cluster's primary said it once (config/cli.js).
+  if (!cluster.isWorker) warnUnavailable(engines, options.encodings, log);
   const dynamicReasons = {};
   for (const coding of options.encodings) {
     dynamicReasons[coding] = !options.dynamic ? 'no variant and dynamic compression is off (--no-dynamic)'

@@ -4,6 +4,7 @@
 // plain-HTTP redirect port, and graceful shutdown. With https: false (--no-tls) the same engines
 // serve plain HTTP/1.1 instead.
 
+const cluster = require('node:cluster');
 const { normalizeOptions } = require('../config/options');
 const { ConfigError } = require('../errors');
 const { Logger } = require('../log/logger');
@@ -12,6 +13,7 @@ const { createCore } = require('../decision/create-core');
 const { createRedirectServer } = require('./redirect-server');
 const { watchCertificates } = require('../tls/reload');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS } = require('../config/limits');
+const { engineFor } = require('./hpack-addon');
 
 // Each engine's modules are loaded only when it is chosen (node:http2 is memory the native engine never uses).
 const LISTENERS = {
@@ -35,7 +37,9 @@ async function startServer(input = {}) {
   const tls = options.https ? options.tls || await loadCertificate(options, log) : null;
 
   let closing = null;
-  const listener = LISTENERS[options.engine]({
+  // A cluster's workers fall back silently: the primary said it once (config/cli.js).
+  const engine = engineFor(options.engine, cluster.isWorker ? null : log);
+  const listener = LISTENERS[engine]({
     tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: options.responseHeaders,
   });
   const server = listener.server;

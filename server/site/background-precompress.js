@@ -9,7 +9,7 @@
 const os = require('node:os');
 const path = require('node:path');
 const { fork } = require('node:child_process');
-const { VARIANT_EXTENSIONS } = require('../compression/codings');
+const { VARIANT_EXTENSIONS, createEngines } = require('../compression/codings');
 
 const SCRIPT = path.join(__dirname, 'cache-precompress.js');
 // Nice value of the child: below every interactive process, above idle batch work.
@@ -21,7 +21,8 @@ const MiB = 1024 * 1024;
  * @param {string} options.root
  * @param {string} options.cacheDir
  * @param {number} options.cacheBytes the size limit of the root's folder in cacheDir
- * @param {string[]} options.encodings the server's codings; those with a variant are made
+ * @param {string[]} options.encodings the server's codings; those with a variant are made,
+ *   but for a coding whose addon did not load (the server said so once, create-core.js)
  * @param {Record<string, number>} [options.levels] levels replacing the strongest
  * @param {number} options.minBytes smaller files get no variants
  * @param {string[]} [options.only] just these names under root (see listNamedFiles)
@@ -30,7 +31,8 @@ const MiB = 1024 * 1024;
  *   files in progress and exit; exited resolves with its exit code.
  */
 function startBackgroundPrecompress({ root, cacheDir, cacheBytes, encodings, levels, minBytes, only, log }) {
-  const codings = encodings.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, c));
+  const { available } = createEngines();
+  const codings = encodings.filter((c) => Object.hasOwn(VARIANT_EXTENSIONS, c) && available.includes(c));
   if (codings.length === 0) return { stop() {}, exited: Promise.resolve(0) };
   const job = { root, cacheDir, codings, levels, minBytes, maxBytes: cacheBytes, only };
   const child = fork(SCRIPT, [JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

@@ -2,6 +2,7 @@
 // negotiate.config.json: the site's own settings, read from the served folder (or the file
 // --config names). Its keys are startServer's option keys (camelCase: "cacheControl",
 // "spa") plus "headers" (see header-rules.js). It sits below flags and environment variables.
+// "$schema" (for editors: negotiate.config.schema.json, scripts/gen-types.js) is accepted and ignored.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -36,6 +37,10 @@ function readConfigFile(root, explicit, entries) {
   const known = [...byKey.keys()];
   const values = {};
   for (const [key, value] of Object.entries(json)) {
+    if (key === '$schema') {
+      if (typeof value !== 'string') throw new ConfigError(`${label}: "$schema" must be a string (the schema's URL or path)`);
+      continue;
+    }
     if (entries.some((e) => e.key === key && e.file === false && e.flag !== undefined)) throw new ConfigError(`${label}: "${key}" cannot be set in the configuration file (use the flag)`);
     if (!known.includes(key)) {
       const hint = closest(key, known);

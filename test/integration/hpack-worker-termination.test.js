@@ -74,7 +74,8 @@ const [index, nativeDir, addon, count] = [process.argv[1], process.argv[2], proc
 test(`${TERMINATIONS} worker terminations while loading or using the addon leave the process alive`, () => {
   const nativeDir = path.join(__dirname, '..', '..', 'native') + path.sep;
   const index = path.join(nativeDir, 'index.js');
-  const addon = path.join(__dirname, '..', '..', 'build', 'Release', 'hpack.node');
+  // The binary native/js/addon.js loads: build/Release, else the prebuild.
+  const addon = require('node-gyp-build').resolve(path.join(__dirname, '..', '..'));
   const child = spawnSync(process.execPath, ['-e', PARENT, index, nativeDir, addon, String(TERMINATIONS)], {
     encoding: 'utf8',
     timeout: 120_000,

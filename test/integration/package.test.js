@@ -1,115 +1,142 @@
 'use strict';
-// The published package: `npm pack` holds what a fresh machine needs and nothing else (no
-// tests, results, build outputs, keys or precompressed variants), and the tarball installs
-// (building the addon) and serves a directory with `npx negotiate-h2 DIR`.
+// The published package, as a user installs it: the tarball of `npm pack` (helpers/packed-install.js)
+// holds what a fresh machine needs and nothing else (no tests, results, build outputs, keys or
+// precompressed variants, but the prebuilt addon), and installed with --ignore-scripts (no
+// compiler, no install script) it serves br over HTTP/2 on the native engine with `npx
+// negotiate-h2 DIR`, falls back to Node's engine in one line when the addon is gone, and its
+// types compile.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs/promises');
+const fs = require('node:fs');
 const path = require('node:path');
-const { execFile, spawn } = require('node:child_process');
-const { makeTempDir, REPO_ROOT } = require('../helpers/server');
+const { packedInstall, spawnInstalled, run } = require('../helpers/packed-install');
 const { createClients } = require('../helpers/clients');
+const { REPO_ROOT } = require('../helpers/server');
+const { tscSkipReason, runTsc } = require('../helpers/tsc');
 
-// An install compiles three native addons; on a busy 2-core machine it took 100 s.
-const INSTALL_TIMEOUT_MS = 600_000;
-
-function run(cmd, args, { cwd, timeout = 120_000 } = {}) {
-  return new Promise((resolve, reject) => {
-    execFile(cmd, args, { cwd, timeout, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${err.message}\n${stderr}`));
-      else resolve(stdout);
-    });
-  });
-}
-
-async function pack(t) {
-  const dir = await makeTempDir('negotiate-pack-');
-  t.after(() => fs.rm(dir, { recursive: true, force: true }));
-  const [info] = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: REPO_ROOT }));
-  return { dir, tarball: path.join(dir, info.filename), files: info.files.map((f) => f.path) };
-}
-
+const MANIFEST = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+const PREBUILD = `prebuilds/${process.platform}-${process.arch}/negotiate-h2.node`;
 const FORBIDDEN = [
   /^test\//, /^bench\/results\/.*\.json$/, /^build\//, /^native\/build-test\//, /^certs\/.*\.pem$/,
-  /^static\/.*\.(br|gz|zst|lzma)$/, /\.negotiate-precompress\.json$/, /\.node$/,
+  /^static\/.*\.(br|gz|zst|lzma)$/, /\.negotiate-precompress\.json$/, /^(?!prebuilds\/[a-z0-9]+-[a-z0-9]+\/negotiate-h2\.node$).*\.node$/,
 ];
+const NEEDED = ['package.json', 'README.md', 'binding.gyp', 'server/index.js', 'tools/precompress/index.js',
+  'native/index.js', 'native/include/hpack.h', 'native/src/decoder.c', 'native/binding/addon.cc', 'static/index.html',
+  'tools/codings-report/cli.js', 'bench/lib/svg-chart.js', 'bench/lib/markdown-table.js', PREBUILD,
+  'index.d.ts', 'index.mjs', 'types/options.d.ts', 'native/index.d.ts', 'negotiate.config.schema.json'];
+const STACK_LINE = /^\s+at .+\(.+:\d+:\d+\)$/m;
 
-test('npm pack: the files a fresh install needs, none of the rest', async (t) => {
-  const { files } = await pack(t);
-  for (const file of files) assert.equal(FORBIDDEN.find((re) => re.test(file)), undefined, file);
-  for (const needed of ['package.json', 'README.md', 'binding.gyp', 'server/index.js', 'tools/precompress/index.js',
-    'native/index.js', 'native/include/hpack.h', 'native/src/decoder.c', 'native/binding/addon.cc', 'static/index.html',
-    'tools/codings-report/cli.js', 'bench/lib/svg-chart.js', 'bench/lib/markdown-table.js']) {
-    assert.ok(files.includes(needed), needed);
-  }
-  const manifest = JSON.parse(await fs.readFile(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-  assert.equal(manifest.private, undefined, 'publishable');
-  assert.equal(manifest.bin['negotiate-h2'], 'server/index.js');
-});
-
-async function registryReachable() {
-  try {
-    await run('npm', ['ping'], { timeout: 20_000 });
-    return true;
-  } catch {
-    return false;
-  }
+// Each test gets the one install of this process, or skips saying why there is none.
+async function installed(t) {
+  const pkg = await packedInstall();
+  if (pkg.skip !== undefined) t.skip(pkg.skip);
+  return pkg.skip !== undefined ? null : pkg;
 }
 
-test('the tarball installs and `npx negotiate-h2 DIR --port 0` serves DIR', { timeout: INSTALL_TIMEOUT_MS + 60_000 }, async (t) => {
-  if (!(await registryReachable())) {
-    t.skip('the npm registry is not reachable');
+// Starts `npx negotiate-h2 site --port 0` in the project (certificates in the temp folder) and
+// resolves { port, ca, server } once it listens.
+async function serveSite(t, pkg) {
+  const site = path.join(pkg.app, 'site');
+  fs.mkdirSync(site, { recursive: true });
+  fs.writeFileSync(path.join(site, 'page.html'), `<!doctype html><title>packed</title>${'<p>hello from an installed package</p>\n'.repeat(200)}`);
+  const server = spawnInstalled(pkg.app, ['site', '--port', '0', '--no-precompress',
+    '--certs-dir', path.join(pkg.dir, 'certs'), '--ca-dir', path.join(pkg.dir, 'ca')]);
+  t.after(() => server.stop());
+  const [, port] = await server.waitFor(/listening on https:\/\/localhost:(\d+)\//);
+  // The leaf is signed by the local CA made in --ca-dir (never the user's own config dir).
+  return { port: Number(port), ca: fs.readFileSync(path.join(pkg.dir, 'ca', 'ca.pem')), server };
+}
+
+async function getBrOverH2(t, pkg) {
+  const { port, ca, server } = await serveSite(t, pkg);
+  const clients = createClients({ port, ca });
+  t.after(() => clients.closeAll());
+  const res = await clients.h2('/page.html', { headers: { 'accept-encoding': 'br, gzip' } });
+  return { res, server };
+}
+
+test('npm pack: the files a fresh install needs, the prebuilt addon among them, none of the rest', { timeout: 400_000 }, async (t) => {
+  const pkg = await installed(t);
+  if (pkg === null) return;
+  for (const file of pkg.files) assert.equal(FORBIDDEN.find((re) => re.test(file)), undefined, file);
+  for (const needed of NEEDED) assert.ok(pkg.files.includes(needed), needed);
+  assert.equal(MANIFEST.private, undefined, 'publishable');
+  assert.equal(MANIFEST.bin['negotiate-h2'], 'server/index.js');
+  // Installed without scripts: nothing was compiled, and the addon is the prebuild.
+  assert.equal(fs.existsSync(path.join(pkg.installed, 'build')), false);
+  const { stdout } = await run(process.execPath, ['-p', "require('node-gyp-build').resolve(require('path').dirname(require.resolve('negotiate-h2/package.json')))"], { cwd: pkg.app });
+  assert.equal(stdout.trim(), path.join(pkg.installed, PREBUILD));
+});
+
+test('`npx negotiate-h2 --version` prints the version', { timeout: 400_000 }, async (t) => {
+  const pkg = await installed(t);
+  if (pkg === null) return;
+  let out;
+  try {
+    out = (await run('npx', ['--no-install', 'negotiate-h2', '--version'], { cwd: pkg.app })).stdout;
+  } catch (err) {
+    if (/unknown option "--version"/.test(err.stderr)) {
+      t.skip('this CLI has no --version yet');
+      return;
+    }
+    throw err;
+  }
+  // The version alone, or after the name.
+  assert.match(out, new RegExp(`^(negotiate-h2 )?v?${MANIFEST.version.replace(/\./g, '\\.')}\n$`));
+});
+
+test('installed with --ignore-scripts, `npx negotiate-h2 site` serves br over HTTP/2 on the native engine; zstd unbuilt is one warning', { timeout: 400_000 }, async (t) => {
+  const pkg = await installed(t);
+  if (pkg === null) return;
+  const { res, server } = await getBrOverH2(t, pkg);
+  assert.equal(res.status, 200);
+  assert.equal(res.alpn, 'h2');
+  assert.equal(res.headers['content-encoding'], 'br');
+  const out = server.output();
+  assert.doesNotMatch(out, /HPACK addon cannot be loaded/);
+  assert.doesNotMatch(out, STACK_LINE);
+  // zstd-napi builds its addon in an install script, which --ignore-scripts skipped.
+  const zstdBuilt = fs.existsSync(path.join(pkg.app, 'node_modules', 'zstd-napi', 'build'));
+  const zstdLines = out.split('\n').filter((line) => /zstd/.test(line));
+  if (zstdBuilt) assert.deepEqual(zstdLines, []);
+  else {
+    assert.equal(zstdLines.length, 1, out);
+    assert.match(zstdLines[0], /zstd is not offered: its addon cannot be loaded \(.+\); to fix it run: npm rebuild zstd-napi$/);
+  }
+});
+
+test('with no loadable addon, the server says so in one line naming the fix and serves on --engine node', { timeout: 400_000 }, async (t) => {
+  const pkg = await installed(t);
+  if (pkg === null) return;
+  const prebuilds = path.join(pkg.installed, 'prebuilds');
+  fs.renameSync(prebuilds, `${prebuilds}.off`);
+  t.after(() => fs.renameSync(`${prebuilds}.off`, prebuilds));
+  const { res, server } = await getBrOverH2(t, pkg);
+  assert.equal(res.status, 200);
+  assert.equal(res.alpn, 'h2');
+  assert.equal(res.headers['content-encoding'], 'br');
+  const out = server.output();
+  const lines = out.split('\n').filter((line) => /HPACK addon/.test(line));
+  assert.equal(lines.length, 1, out);
+  assert.match(lines[0], /the native engine's HPACK addon cannot be loaded \(No native build was found for platform=.+\): serving with --engine node; to fix it run: npm rebuild negotiate-h2$/);
+  assert.doesNotMatch(out, STACK_LINE);
+});
+
+test('the installed package: require and import give the API, and a strict program compiles against its types', { timeout: 400_000 }, async (t) => {
+  const pkg = await installed(t);
+  if (pkg === null) return;
+  const api = 'Object.keys(api).sort().join()';
+  const required = await run(process.execPath, ['-e', `const api = require('negotiate-h2'); require('negotiate-h2/native'); console.log(${api})`], { cwd: pkg.app });
+  const imported = await run(process.execPath, ['--input-type=module', '-e', `import * as api from 'negotiate-h2'; await import('negotiate-h2/native'); console.log(${api})`], { cwd: pkg.app });
+  assert.equal(required.stdout, 'Logger,fastifyPlugin,handler,startServer\n');
+  assert.equal(imported.stdout, 'Logger,default,fastifyPlugin,handler,startServer\n');
+  const skip = tscSkipReason();
+  if (skip) {
+    t.skip(skip);
     return;
   }
-  const { dir, tarball } = await pack(t);
-  const app = path.join(dir, 'app');
-  await fs.mkdir(path.join(app, 'site'), { recursive: true });
-  await fs.writeFile(path.join(app, 'package.json'), '{ "name": "app", "version": "1.0.0", "private": true }\n');
-  await fs.writeFile(path.join(app, 'site', 'hello.txt'), 'hello from an installed package\n');
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app, timeout: INSTALL_TIMEOUT_MS });
-  const installed = path.join(app, 'node_modules', 'negotiate-h2');
-  await fs.access(path.join(installed, 'build', 'Release', 'hpack.node'));
-
-  // npx does not forward signals to the server it runs: both get their own process group,
-  // which the test signals as a whole.
-  const child = spawn('npx', ['--no-install', 'negotiate-h2', 'site', '--port', '0', '--certs-dir', path.join(dir, 'certs'),
-    '--ca-dir', path.join(dir, 'ca')],
-    { cwd: app, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const group = (signal) => {
-    try {
-      process.kill(-child.pid, signal);
-      return true;
-    } catch (err) {
-      if (err.code === 'ESRCH') return false;
-      throw err;
-    }
-  };
-  t.after(() => group('SIGKILL'));
-  // 'close' comes once the server, holding the pipes too, has exited.
-  const closed = new Promise((resolve) => child.once('close', resolve));
-  let out = '';
-  child.stderr.on('data', (c) => { out += c; });
-  const port = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not start:\n${out}`)), 30_000);
-    child.stdout.on('data', (c) => {
-      out += c;
-      const m = /listening on https:\/\/localhost:(\d+)\//.exec(out);
-      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
-    });
-  });
-  // The leaf is signed by the local CA made in --ca-dir (never the user's own config dir).
-  const ca = await fs.readFile(path.join(dir, 'ca', 'ca.pem'));
-  const clients = createClients({ port, ca });
-  const res = await clients.h2('/hello.txt');
-  assert.equal(res.status, 200);
-  assert.equal(res.body.toString(), 'hello from an installed package\n');
-  await clients.closeAll();
-  group('SIGTERM');
-  for (const deadline = Date.now() + 15_000; group(0);) {
-    assert.ok(Date.now() < deadline, `still running after SIGTERM:\n${out}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  await closed;
-  assert.match(out, /shutting down: finishing in-flight requests/);
+  const program = path.join(pkg.app, 'api.mts');
+  fs.copyFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'types', 'api.mts'), program);
+  assert.deepEqual(await runTsc(program, { cwd: pkg.app }), { code: 0, output: '' });
 });

@@ -12,7 +12,8 @@ const { compileHeaderRules, headersFor } = require('../../server/site/header-rul
 const { acceptsHtml } = require('../../server/site/not-found');
 const { parseCli, normalizeOptions } = require('../../server/config/options');
 const { listSourceFiles, listNamedFiles } = require('../../tools/precompress/walk');
-const { makeTempDir, writeFiles } = require('../helpers/server');
+const { makeTempDir, writeFiles, REPO_ROOT } = require('../helpers/server');
+const { SERVER } = require('../../server/config/schema');
 
 test('globs match paths relative to the root', () => {
   const cases = [
@@ -125,10 +126,59 @@ test('configuration file errors name the file and the key', async (t) => {
     [{ headers: [{ match: '**', headers: { 'content-encoding': 'br' } }] }, 'negotiate.config.json: headers[0]: "content-encoding" is set by the server and cannot be configured'],
     ['{ "spa": true, }', /^negotiate\.config\.json: not valid JSON \(/],
     ['[]', 'negotiate.config.json: expected a JSON object of options'],
+    [{ $schema: 1 }, 'negotiate.config.json: "$schema" must be a string (the schema\'s URL or path)'],
   ];
   for (const [config, message] of cases) {
     const root = await rootWith(t, config);
     assert.throws(() => normalizeOptions({ root }), { name: 'ConfigError', message }, String(message));
+  }
+});
+
+test('"$schema" is accepted, and the shipped JSON Schema lists exactly the keys the file may set', async (t) => {
+  const schema = JSON.parse(await fs.readFile(path.join(REPO_ROOT, 'negotiate.config.schema.json'), 'utf8'));
+  const root = await rootWith(t, { $schema: './node_modules/negotiate-h2/negotiate.config.schema.json', spa: true });
+  assert.equal(normalizeOptions({ root }).spa, true);
+  const fileKeys = SERVER.filter((e) => e.file !== false).map((e) => e.key);
+  assert.deepEqual(Object.keys(schema.properties).sort(), ['$schema', ...fileKeys].sort());
+  assert.equal(schema.additionalProperties, false);
+});
+
+// ajv comes with fastify (a devDependency); the check skips without it.
+function loadAjv() {
+  try {
+    return require('ajv/dist/2020');
+  } catch {
+    return null;
+  }
+}
+
+test('the JSON Schema and the file reader agree on what a configuration file may say', { skip: loadAjv() === null && 'ajv is not installed (it comes with the fastify devDependency)' }, async (t) => {
+  const Ajv = loadAjv();
+  const validate = new Ajv({ strict: true }).compile(JSON.parse(await fs.readFile(path.join(REPO_ROOT, 'negotiate.config.schema.json'), 'utf8')));
+  const cases = [
+    [{ $schema: 'negotiate.config.schema.json', spa: true, port: 8080, encodings: ['br', 'gzip'], logLevel: 'warn' }, true],
+    [{ encodings: 'br,gzip', dynamicLevels: { br: 5 }, precompressLevels: 'br=11', negotiateEndpoint: false }, true],
+    [{ negotiateEndpoint: '/_explain', https: false, workers: 4 }, true],
+    [{ headers: [{ match: '**/*.js', headers: { 'cache-control': 'no-cache' } }] }, true],
+    [{ cachControl: 'x' }, false],
+    [{ root: '/' }, false],
+    [{ port: 70000 }, false],
+    [{ logFormat: 'xml' }, false],
+    [{ encodings: ['br', 'identity'] }, false],
+    [{ dynamicLevels: { brotli: 5 } }, false],
+    [{ headers: [{ match: '*', headers: {}, extra: 1 }] }, false],
+    [{ $schema: 1 }, false],
+  ];
+  for (const [config, valid] of cases) {
+    const root = await rootWith(t, config);
+    let read = true;
+    try {
+      normalizeOptions({ root });
+    } catch (err) {
+      if (err.name !== 'ConfigError') throw err;
+      read = false;
+    }
+    assert.deepEqual([validate(config), read], [valid, valid], JSON.stringify(config));
   }
 });
 

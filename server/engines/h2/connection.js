@@ -4,7 +4,7 @@
 // windows and the socket's backpressure. Emits 'close' once the socket is closed.
 
 const EventEmitter = require('node:events');
-const { Decoder } = require('../../../native');
+const { Decoder } = require('../hpack-addon').hpack();
 const { FrameReader } = require('./frame-reader');
 const { FrameWriter } = require('./frame-writer');
 const { FRAME, FLAG, DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW_SIZE } = require('./frame-types');

@@ -7,7 +7,7 @@
 // The Date field changes once a second and is appended to every block as a literal that
 // never touches the dynamic table.
 
-const { Encoder, huffman } = require('../../../native');
+const { Encoder, huffman } = require('../hpack-addon').hpack();
 const { currentDate } = require('../date-clock');
 
 const DEFAULT_TABLE_SIZE = 4096;

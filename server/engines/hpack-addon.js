@@ -1,0 +1,36 @@
+'use strict';
+// The HPACK codec of the native engine's HTTP/2 (server/engines/h2), from the C addon in native/:
+// the one place server/ loads it. Only that engine needs it: a package installed with neither a
+// loadable prebuild nor a local compile still serves, on Node's engine (engineFor).
+
+let problem;
+
+/** The addon's HPACK classes; throws when it cannot be loaded. */
+function hpack() {
+  return require('../../native');
+}
+
+/** null when the addon loads, else why not (the error's first line). */
+function addonProblem() {
+  if (problem === undefined) {
+    try {
+      hpack();
+      problem = null;
+    } catch (err) {
+      problem = String(err.message).split('\n')[0];
+    }
+  }
+  return problem;
+}
+
+/**
+ * The engine that can serve `engine` ('native' or 'node'): 'node' when the native one's addon
+ * cannot be loaded, which is said on `log` (null: said elsewhere) in one line naming the fix.
+ */
+function engineFor(engine, log) {
+  if (engine !== 'native' || addonProblem() === null) return engine;
+  log?.warn(`the native engine's HPACK addon cannot be loaded (${problem}): serving with --engine node; to fix it run: npm rebuild negotiate-h2`);
+  return 'node';
+}
+
+module.exports = { hpack, engineFor };
