@@ -50,10 +50,14 @@ export interface ServerOptions {
     gzip?: number;
     lzma?: number;
   } | string;
-  /** refresh the variants of changed, new and deleted files while serving (CLI only) (default: false) */
+  /** make cached variants of changed and new files while serving (CLI only) (default: false) */
   watch?: boolean;
-  /** false: do not write variants of the root's files in the background at start (CLI only) (default: true) */
+  /** false: do not make cached variants of the root's files in the background at start (CLI only) (default: true) */
   precompress?: boolean;
+  /** where variants made in the background are kept, one folder per served root (never in the root; "negotiate-h2 precompress DIR" writes them next to the files) */
+  cacheDir?: string;
+  /** size limit of each root's folder in --cache-dir; the oldest variants go first (default: 268435456) */
+  cacheBytes?: number;
   /** silent | error | warn | info | debug (default: info) */
   logLevel?: "silent" | "error" | "warn" | "info" | "debug";
   /** Cache-Control of file responses (default: public, max-age=0) */
