@@ -94,4 +94,4 @@ function clfTime(d) {
   return `${two(d.getUTCDate())}/${MONTHS[d.getUTCMonth()]}/${d.getUTCFullYear()}:${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} +0000`;
 }
 
-module.exports = { createAccessLog, LOG_FORMATS };
+module.exports = { createAccessLog, escaped, LOG_FORMATS };

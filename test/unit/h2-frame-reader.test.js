@@ -6,7 +6,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { FrameReader } = require('../../server/engines/h2/frame-reader');
 const { PREFACE } = require('../../server/engines/h2/frame-types');
-const { ERROR } = require('../../server/engines/h2/errors');
+const { ERROR, ConnectionError } = require('../../server/engines/h2/errors');
 const { frame } = require('../helpers/h2-frames');
 
 function readAll(chunks, maxFrameSize = 16384, stopAfter = Infinity) {
@@ -14,11 +14,14 @@ function readAll(chunks, maxFrameSize = 16384, stopAfter = Infinity) {
   const frames = [];
   let error = null;
   for (const chunk of chunks) {
-    const err = reader.push(chunk, (type, flags, streamId, payload) => {
-      frames.push({ type, flags, streamId, payload: Buffer.from(payload).toString('hex') });
-      return frames.length < stopAfter;
-    });
-    if (err !== null && error === null) error = err;
+    try {
+      reader.push(chunk, (type, flags, streamId, payload) => {
+        frames.push({ type, flags, streamId, payload: Buffer.from(payload).toString('hex') });
+        return frames.length < stopAfter;
+      });
+    } catch (err) {
+      error ??= err;
+    }
   }
   return { frames, error };
 }
@@ -58,6 +61,7 @@ const bad = [
 for (const { name, chunks, code } of bad) {
   test(`connection error for ${name}`, () => {
     const { frames, error } = readAll([...chunks, ping]);
+    assert.ok(error instanceof ConnectionError);
     assert.equal(error.code, code);
     assert.deepEqual(frames, [], 'nothing is read after the error');
   });

@@ -1,18 +1,24 @@
 'use strict';
 // RFC 9113 8.2/8.3 request validation of the native engine, table-driven: every malformed
-// list gives a reason (the stream is reset with PROTOCOL_ERROR), every valid one the header
-// object the core gets.
+// list throws the StreamError (PROTOCOL_ERROR, on its stream) that resets it, every valid one
+// gives the header object the core gets.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { readRequestHeaders, checkTrailers } = require('../../server/engines/h2/request-headers');
+const { ERROR, StreamError } = require('../../server/engines/h2/errors');
 
 const BASE = [[':method', 'GET'], [':scheme', 'https'], [':authority', 'example.com'], [':path', '/']];
 
+// The request, or the message of the StreamError thrown (checked to reset stream 5 with PROTOCOL_ERROR).
 function read(fields) {
-  const request = {};
-  const problem = readRequestHeaders(fields, request);
-  return problem === null ? request : problem;
+  try {
+    return readRequestHeaders(5, fields);
+  } catch (err) {
+    assert.ok(err instanceof StreamError);
+    assert.deepEqual([err.streamId, err.code], [5, ERROR.PROTOCOL_ERROR]);
+    return err.message;
+  }
 }
 
 const malformed = [
@@ -106,9 +112,19 @@ test('fields named like Object.prototype members are own string properties', () 
   assert.equal(result.headers.range, undefined);
 });
 
-test('trailers: regular fields only', () => {
-  assert.equal(checkTrailers([['x-checksum', 'abc']]), null);
-  assert.match(checkTrailers([[':path', '/']]), /pseudo-header/);
-  assert.match(checkTrailers([['X-Up', '1']]), /invalid field name/);
-  assert.match(checkTrailers([['connection', 'close']]), /connection-specific/);
+test('trailers: regular fields only, with END_STREAM', () => {
+  assert.equal(checkTrailers(7, [['x-checksum', 'abc']], true), undefined);
+  for (const [fields, endStream, message] of [
+    [[[':path', '/']], true, 'stream 7 PROTOCOL_ERROR: malformed trailers: pseudo-header :path'],
+    [[['X-Up', '1']], true, 'stream 7 PROTOCOL_ERROR: malformed trailers: invalid field name "X-Up"'],
+    [[['connection', 'close']], true, 'stream 7 PROTOCOL_ERROR: malformed trailers: connection-specific field connection'],
+    [[['x-checksum', 'abc']], false, 'stream 7 PROTOCOL_ERROR: malformed trailers: no END_STREAM'],
+  ]) {
+    assert.throws(() => checkTrailers(7, fields, endStream), (err) => err instanceof StreamError && err.message === message);
+  }
+});
+
+test('what the client sent is named escaped, never raw', () => {
+  assert.match(read([...BASE, ['x\x1b]0;t\x07', 'v']]), /invalid field name "x\\x1B\]0;t\\x07"$/);
+  assert.match(read([...BASE, [':\x1b[2J', 'v']]), /pseudo-header :\\x1B\[2J not allowed/);
 });

@@ -132,8 +132,11 @@ class Http2Connection extends EventEmitter {
   #onData(chunk) {
     this.#idle.touch();
     if (this.#ended) return;
-    const err = this.#reader.push(chunk, this.#onFrame);
-    if (err !== null) this.#connectionError(err);
+    try {
+      this.#reader.push(chunk, this.#onFrame);
+    } catch (err) {
+      this.#fail(err);
+    }
     // Everything this read produced goes out in one write.
     this.#writer.flush();
   }
@@ -160,19 +163,26 @@ class Http2Connection extends EventEmitter {
         default: break; // 5.5: unknown frame types are ignored
       }
     } catch (err) {
-      if (err instanceof StreamError) {
-        this.#log.debug(`http2 ${err.message}`);
-        this.#resetStream(err.streamId, err.code);
-        // Each costs us a RST_STREAM and maybe a response begun in vain.
-        if (!this.#resetGuard.take()) this.#connectionError(new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many stream errors'));
-      } else if (err instanceof ConnectionError) {
-        this.#connectionError(err);
-      } else {
-        this.#internalError(err);
-      }
+      this.#fail(err);
     }
     return !this.#ended;
   };
+
+  // The one place a protocol error becomes a frame: whatever the input half throws, a
+  // StreamError resets its stream, a ConnectionError ends the connection with GOAWAY, and
+  // anything else is a bug of ours that costs this connection, not the process.
+  #fail(err) {
+    if (err instanceof StreamError) {
+      this.#log.debug(`http2 ${err.message}`);
+      this.#resetStream(err.streamId, err.code);
+      // Each costs us a RST_STREAM and maybe a response begun in vain.
+      if (!this.#resetGuard.take()) this.#connectionError(new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many stream errors'));
+    } else if (err instanceof ConnectionError) {
+      this.#connectionError(err);
+    } else {
+      this.#internalError(err);
+    }
+  }
 
   #onDataFrame(flags, id, payload) {
     if (id === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'DATA on stream 0');
@@ -272,20 +282,30 @@ class Http2Connection extends EventEmitter {
       this.#onLaterHeaders(id, endStream, fields, selfDependent);
       return;
     }
-    // Decoded whatever becomes of the stream: the HPACK state must stay in sync.
-    const request = this.#readRequest(block);
+    // Decoded whatever becomes of the stream: the HPACK state must stay in sync. A block seen
+    // before (request-cache.js) is neither decoded nor validated again.
+    let request = this.#requests.get(block);
+    const fields = request === undefined ? this.#decode(block) : null;
     this.#lastStreamId = id;
-    if (id <= this.#highestIdleReset && this.#closedHow(id) === CLOSED_BY_OUR_RESET) return;
-    if (this.#goawaySent) {
-      // Past our GOAWAY: ignored, as the peer was told (6.8).
-      this.#rememberClosed(id, true);
-      return;
+    try {
+      if (id <= this.#highestIdleReset && this.#closedHow(id) === CLOSED_BY_OUR_RESET) return;
+      if (this.#goawaySent) {
+        // Past our GOAWAY: ignored, as the peer was told (6.8).
+        this.#rememberClosed(id, true);
+        return;
+      }
+      if (selfDependent) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
+      if (this.#streams.size >= this.#maxConcurrentStreams) {
+        throw new StreamError(id, ERROR.REFUSED_STREAM, 'too many concurrent streams');
+      }
+      if (request === undefined) {
+        request = readRequestHeaders(id, fields);
+        // It may serve later streams.
+        Object.freeze(request.headers);
+      }
+    } finally {
+      if (fields !== null) this.#requests.decoded(block, request ?? null);
     }
-    if (selfDependent) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
-    if (this.#streams.size >= this.#maxConcurrentStreams) {
-      throw new StreamError(id, ERROR.REFUSED_STREAM, 'too many concurrent streams');
-    }
-    if (typeof request === 'string') throw new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed request: ${request}`);
     const stream = new Stream(id, this.#peer.initialWindowSize, this.#output, request);
     this.#streams.set(id, stream);
     if (endStream) this.#endRequest(stream);
@@ -299,23 +319,6 @@ class Http2Connection extends EventEmitter {
     }
   }
 
-  // A new stream's request: { headers, contentLength, listSize }, or why it is malformed. Its
-  // headers object may serve later streams (request-cache.js), so it is frozen.
-  #readRequest(block) {
-    let request = this.#requests.get(block);
-    if (request !== undefined) return request;
-    const fields = this.#decode(block);
-    request = { headers: null, contentLength: -1, listSize: 0 };
-    const problem = readRequestHeaders(fields, request);
-    if (problem !== null) {
-      this.#requests.decoded(block, null);
-      return problem;
-    }
-    Object.freeze(request.headers);
-    this.#requests.decoded(block, request);
-    return request;
-  }
-
   // HEADERS on a stream already used: trailers, or an error.
   #onLaterHeaders(id, endStream, fields, selfDependent) {
     const stream = this.#streams.get(id);
@@ -327,9 +330,7 @@ class Http2Connection extends EventEmitter {
     }
     if (stream.remoteEnded) throw new StreamError(id, ERROR.STREAM_CLOSED, 'HEADERS after END_STREAM');
     if (selfDependent) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
-    if (!endStream) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'trailers without END_STREAM');
-    const problem = checkTrailers(fields);
-    if (problem !== null) throw new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed trailers: ${problem}`);
+    checkTrailers(id, fields, endStream);
     this.#endRequest(stream);
   }
 

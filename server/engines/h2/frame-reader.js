@@ -1,7 +1,8 @@
 'use strict';
 // Splits the bytes of a socket into frames (RFC 9113 4.1), checking the client preface (3.4)
-// first. Incremental: a frame split across reads is kept until complete. Never throws on bad
-// input; an unusable byte stream is reported as a ConnectionError.
+// first. Incremental: a frame split across reads is kept until complete. An unusable byte
+// stream throws the ConnectionError that ends the connection, like every protocol error of the
+// engine; nothing is read after it.
 
 const { PREFACE, FRAME_HEADER_LENGTH } = require('./frame-types');
 const { ERROR, ConnectionError } = require('./errors');
@@ -18,9 +19,8 @@ class FrameReader {
 
   // Calls onFrame(type, flags, streamId, payload) for each complete frame in order; payload
   // is a view into the read buffer. onFrame returns false to stop reading (connection over).
-  // Returns null, or the ConnectionError that ends the connection.
   push(chunk, onFrame) {
-    if (this.#failed) return null;
+    if (this.#failed) return;
     let buf = chunk;
     if (this.#pending !== null) {
       buf = Buffer.concat([this.#pending, chunk]);
@@ -30,7 +30,7 @@ class FrameReader {
     if (this.#prefaceSeen < PREFACE.length) {
       const n = Math.min(PREFACE.length - this.#prefaceSeen, buf.length);
       if (buf.compare(PREFACE, this.#prefaceSeen, this.#prefaceSeen + n, 0, n) !== 0) {
-        return this.#fail(ERROR.PROTOCOL_ERROR, 'invalid connection preface');
+        throw this.#fail(ERROR.PROTOCOL_ERROR, 'invalid connection preface');
       }
       this.#prefaceSeen += n;
       pos = n;
@@ -39,7 +39,7 @@ class FrameReader {
     while (end - pos >= FRAME_HEADER_LENGTH) {
       const length = (buf[pos] << 16) | (buf[pos + 1] << 8) | buf[pos + 2];
       if (length > this.maxFrameSize) {
-        return this.#fail(ERROR.FRAME_SIZE_ERROR, `frame of ${length} octets exceeds SETTINGS_MAX_FRAME_SIZE ${this.maxFrameSize}`);
+        throw this.#fail(ERROR.FRAME_SIZE_ERROR, `frame of ${length} octets exceeds SETTINGS_MAX_FRAME_SIZE ${this.maxFrameSize}`);
       }
       const frameEnd = pos + FRAME_HEADER_LENGTH + length;
       if (frameEnd > end) break;
@@ -50,11 +50,10 @@ class FrameReader {
       pos = frameEnd;
       if (onFrame(type, flags, streamId, payload) === false) {
         this.#failed = true;
-        return null;
+        return;
       }
     }
     if (pos < end) this.#pending = buf.subarray(pos);
-    return null;
   }
 
   #fail(code, message) {

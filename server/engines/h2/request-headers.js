@@ -1,11 +1,14 @@
 'use strict';
 // RFC 9113 8.2 and 8.3: a decoded request field list becomes the plain header object the core
-// takes (lowercase names, pseudo-headers included, duplicates joined as node:http2 joins them),
-// or the reason it is malformed (a stream error of type PROTOCOL_ERROR, 8.1.1).
+// takes (lowercase names, pseudo-headers included, duplicates joined as node:http2 joins them);
+// a malformed one (8.1.1) throws the stream error of type PROTOCOL_ERROR that resets it, like
+// every protocol error of the engine. Messages name what the client sent only escaped.
 
 const { addField } = require('../header-object');
 const { HEADER_FIELD_OVERHEAD } = require('../../config/limits');
 const { isRequestTarget } = require('../request-target');
+const { ERROR, StreamError } = require('./errors');
+const { escaped } = require('../../log/access-log');
 
 // 8.2.1 with RFC 9110 5.1: a field name is a token, and lowercase in HTTP/2.
 const NAME_CHARS = new Uint8Array(256);
@@ -35,16 +38,17 @@ function isRequestPseudo(name) {
 
 // A regular field shared by requests and trailers: null, or why it is malformed.
 function checkField(name, value) {
-  if (!isFieldName(name)) return `invalid field name "${name}"`;
+  if (!isFieldName(name)) return `invalid field name "${escaped(name)}"`;
   if (BAD_VALUE.test(value)) return `invalid value of ${name}`;
   if (CONNECTION_SPECIFIC.has(name)) return `connection-specific field ${name}`;
   if (name === 'te' && value.toLowerCase() !== 'trailers') return 'te other than trailers';
   return null;
 }
 
-// Fills `request` ({ headers, contentLength, listSize }) from fields ([[name, value], ...]).
-// Returns null, or a string saying why the request is malformed.
-function readRequestHeaders(fields, request) {
+// The request ({ headers, contentLength, listSize }) stream `id` carries in fields
+// ([[name, value], ...]); throws its StreamError when it is malformed.
+function readRequestHeaders(id, fields) {
+  const malformed = (problem) => new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed request: ${problem}`);
   const headers = {};
   let regularSeen = false;
   let contentLength = -1;
@@ -54,58 +58,57 @@ function readRequestHeaders(fields, request) {
     const value = fields[i][1];
     listSize += name.length + value.length + HEADER_FIELD_OVERHEAD;
     if (name.charCodeAt(0) === 0x3a /* : */) {
-      if (regularSeen) return `pseudo-header ${name} after a regular field`;
-      if (!isRequestPseudo(name)) return `pseudo-header ${name} not allowed in a request`;
-      if (headers[name] !== undefined) return `duplicate ${name}`;
-      if (BAD_VALUE.test(value)) return `invalid value of ${name}`;
+      if (regularSeen) throw malformed(`pseudo-header ${escaped(name)} after a regular field`);
+      if (!isRequestPseudo(name)) throw malformed(`pseudo-header ${escaped(name)} not allowed in a request`);
+      if (headers[name] !== undefined) throw malformed(`duplicate ${name}`);
+      if (BAD_VALUE.test(value)) throw malformed(`invalid value of ${name}`);
       headers[name] = value;
       continue;
     }
     regularSeen = true;
     const problem = checkField(name, value);
-    if (problem !== null) return problem;
+    if (problem !== null) throw malformed(problem);
     if (name === 'content-length') {
-      if (!CONTENT_LENGTH.test(value)) return 'invalid content-length';
+      if (!CONTENT_LENGTH.test(value)) throw malformed('invalid content-length');
       const n = Number(value);
-      if (contentLength !== -1 && contentLength !== n) return 'conflicting content-length';
+      if (contentLength !== -1 && contentLength !== n) throw malformed('conflicting content-length');
       contentLength = n;
     }
     addField(headers, name, value);
   }
   const method = headers[':method'];
-  if (method === undefined) return 'missing :method';
+  if (method === undefined) throw malformed('missing :method');
   if (method === 'CONNECT') {
     // 8.5: CONNECT names only the authority.
-    if (headers[':scheme'] !== undefined || headers[':path'] !== undefined) return 'CONNECT with :scheme or :path';
-    if (headers[':authority'] === undefined) return 'CONNECT without :authority';
+    if (headers[':scheme'] !== undefined || headers[':path'] !== undefined) throw malformed('CONNECT with :scheme or :path');
+    if (headers[':authority'] === undefined) throw malformed('CONNECT without :authority');
   } else {
-    if (headers[':scheme'] === undefined) return 'missing :scheme';
+    if (headers[':scheme'] === undefined) throw malformed('missing :scheme');
     const path = headers[':path'];
-    if (path === undefined) return 'missing :path';
+    if (path === undefined) throw malformed('missing :path');
     // 8.3.1: a URI's path and query, not empty; a byte no URI holds makes the request
     // malformed (8.1.1), as nghttp2 (the node engine) has it.
-    if (!isRequestTarget(path)) return path === '' ? 'empty :path' : 'invalid character in :path';
+    if (!isRequestTarget(path)) throw malformed(path === '' ? 'empty :path' : 'invalid character in :path');
   }
   // 8.3.1: a Host that names another authority than :authority.
   const authority = headers[':authority'];
   if (authority !== undefined && headers.host !== undefined && headers.host !== authority) {
-    return 'host differs from :authority';
+    throw malformed('host differs from :authority');
   }
-  request.headers = headers;
-  request.contentLength = contentLength;
-  request.listSize = listSize;
-  return null;
+  return { headers, contentLength, listSize };
 }
 
-// Trailers (8.1): regular fields only. Returns null or why they are malformed.
-function checkTrailers(fields) {
+// Trailers (8.1): regular fields only, and they end the request; throws the StreamError of
+// stream `id` when they are malformed.
+function checkTrailers(id, fields, endStream) {
+  const malformed = (problem) => new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed trailers: ${problem}`);
+  if (!endStream) throw malformed('no END_STREAM');
   for (let i = 0; i < fields.length; i++) {
     const name = fields[i][0];
-    if (name.charCodeAt(0) === 0x3a) return `pseudo-header ${name} in trailers`;
+    if (name.charCodeAt(0) === 0x3a) throw malformed(`pseudo-header ${escaped(name)}`);
     const problem = checkField(name, fields[i][1]);
-    if (problem !== null) return problem;
+    if (problem !== null) throw malformed(problem);
   }
-  return null;
 }
 
 module.exports = { readRequestHeaders, checkTrailers };
