@@ -5,6 +5,7 @@
 // on its 200, 206, 304 and HEAD responses.
 
 const { compileGlob } = require('./glob');
+const { isLowercaseToken, hasValueControl } = require('../http/grammar');
 
 // Headers the server computes per representation or per connection: a rule setting one would
 // contradict the body sent (content-length, content-encoding, content-range), break
@@ -14,11 +15,9 @@ const OWNED = new Set([
   'content-length', 'content-encoding', 'content-range', 'etag', 'vary', 'transfer-encoding',
   'connection', 'keep-alive', 'proxy-connection', 'upgrade', 'te', 'trailer', 'date',
 ]);
-// RFC 9110 5.1: a field name is a token.
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
-// RFC 9110 5.5: field-vchar (visible ASCII and obs-text, one octet each), SP and HTAB inside;
-// no CR, LF, NUL or other controls, and no surrounding whitespace.
-const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]|^[ \t]|[ \t]$/;
+// Beyond RFC 9110 5.5's control bytes (http/grammar.js): a value is sent one octet a
+// character, and whitespace at either end would not survive a recipient's trimming.
+const NOT_AN_OCTET_OR_SURROUNDING_SPACE = /[^\x00-\xff]|^[ \t]|[ \t]$/;
 
 // Returns the rules compiled ({ regex, headers }), or throws an Error naming the rule.
 function compileHeaderRules(rules) {
@@ -40,9 +39,9 @@ function compileHeaderRules(rules) {
     const headers = {};
     for (const [name, value] of Object.entries(h)) {
       if (name !== name.toLowerCase()) throw new Error(`${label}: header name "${name}" must be lowercase`);
-      if (!TOKEN.test(name)) throw new Error(`${label}: "${name}" is not a valid header name`);
+      if (!isLowercaseToken(name)) throw new Error(`${label}: "${name}" is not a valid header name`);
       if (OWNED.has(name)) throw new Error(`${label}: "${name}" is set by the server and cannot be configured`);
-      if (typeof value !== 'string' || value === '' || BAD_VALUE.test(value)) {
+      if (typeof value !== 'string' || value === '' || hasValueControl(value) || NOT_AN_OCTET_OR_SURROUNDING_SPACE.test(value)) {
         throw new Error(`${label}: the value of "${name}" must be a non-empty string of visible characters, spaces and tabs (no CR, LF, NUL, no other control characters, nothing beyond U+00FF) without surrounding spaces`);
       }
       headers[name] = value;

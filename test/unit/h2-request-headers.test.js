@@ -45,6 +45,7 @@ const malformed = [
   ['duplicate :method', [[':method', 'GET'], [':method', 'GET'], [':scheme', 'https'], [':path', '/']], /duplicate :method/],
   ['duplicate :path', [...BASE, [':path', '/']], /duplicate :path/],
   ['missing :method', [[':scheme', 'https'], [':path', '/']], /missing :method/],
+  ['a :method that is not a token', [[':method', 'G\x1bT'], [':scheme', 'https'], [':path', '/']], /invalid :method/],
   ['missing :scheme', [[':method', 'GET'], [':path', '/']], /missing :scheme/],
   ['missing :path', [[':method', 'GET'], [':scheme', 'https']], /:path/],
   ['empty :path', [[':method', 'GET'], [':scheme', 'https'], [':path', '']], /:path/],

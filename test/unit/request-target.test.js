@@ -4,7 +4,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { requestTargetEnd, isRequestTarget } = require('../../server/engines/request-target');
+const { requestTargetEnd, isRequestTarget } = require('../../server/http/request-target');
 
 test('request target: exactly the bytes 0x21-0x7E are allowed, alone and inside a path', () => {
   for (let byte = 0; byte <= 0xff; byte++) {

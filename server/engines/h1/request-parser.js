@@ -10,7 +10,8 @@ const { RequestError } = require('../../errors');
 const { addField } = require('../header-object');
 const { MAX_PATH_LENGTH } = require('../../files/resolve-path');
 const { hostError } = require('../host-header');
-const { requestTargetEnd } = require('../request-target');
+const { requestTargetEnd } = require('../../http/request-target');
+const { TCHAR, HEAD_VALUE_CONTROL } = require('../../http/grammar');
 // Request line plus header section: the limit Node's HTTP/1.1 server gets (maxHeaderSize).
 const { MAX_HTTP1_HEADER_BYTES: MAX_HEAD_BYTES } = require('../../config/limits');
 // Room for the method and version around a target of MAX_PATH_LENGTH, so a request line still
@@ -22,16 +23,6 @@ const LF = 10;
 const SP = 32;
 const HTAB = 9;
 
-// RFC 9110 5.6.2 tchar.
-const TCHAR = new Uint8Array(256);
-for (const c of "!#$%&'*+-.^_`|~") TCHAR[c.charCodeAt(0)] = 1;
-for (let c = 0x30; c <= 0x39; c++) TCHAR[c] = 1;
-for (let c = 0x41; c <= 0x5a; c++) TCHAR[c] = 1;
-for (let c = 0x61; c <= 0x7a; c++) TCHAR[c] = 1;
-// RFC 9110 5.5: a field value is VCHAR, obs-text, SP and HTAB; no other CTL and no DEL. CR
-// and LF are checked as line ends; names are tokens, checked separately.
-// eslint-disable-next-line no-control-regex
-const BAD_FIELD_CHAR = /[\0-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 
 // Methods llhttp (Node's parser) knows. A known method reaches the core, which answers 405 for
 // all but GET and HEAD; any other token is 501 (RFC 9110 9.1) with the connection closed, and
@@ -187,8 +178,8 @@ function parseHead(head, lineEnd, maxTargetBytes) {
   const request = parseRequestLine(head.slice(0, lineEnd), maxTargetBytes);
   if (request instanceof RequestError) return request;
   // One pass for the controls no field line may hold (every LF already ends a CRLF line).
-  BAD_FIELD_CHAR.lastIndex = lineEnd + 2;
-  if (BAD_FIELD_CHAR.test(head)) return bad('control character in a field line');
+  HEAD_VALUE_CONTROL.lastIndex = lineEnd + 2;
+  if (HEAD_VALUE_CONTROL.test(head)) return bad('control character in a field line');
   const headers = {};
   const counts = { host: 0, cl: 0, clTab: false, te: false }; // clTab: HTAB after a Content-Length
   let pos = lineEnd + 2;
@@ -205,7 +196,7 @@ function parseHead(head, lineEnd, maxTargetBytes) {
 
 function parseRequestLine(line, maxTargetBytes) {
   let i = 0;
-  while (i < line.length && TCHAR[line.charCodeAt(i)] === 1) i++;
+  while (i < line.length && TCHAR[line.charCodeAt(i)] > 0) i++;
   if (i === 0 || line.charCodeAt(i) !== SP) return bad('malformed method');
   const method = i === 3 && line.startsWith('GET') ? 'GET' : line.slice(0, i);
   // llhttp accepts runs of SP between the parts (RFC 9112 3 allows splitting on whitespace).
@@ -232,7 +223,7 @@ function parseRequestLine(line, maxTargetBytes) {
 // by parseHead.
 function parseField(head, pos, eol, headers, counts) {
   let i = pos;
-  while (i < eol && TCHAR[head.charCodeAt(i)] === 1) i++;
+  while (i < eol && TCHAR[head.charCodeAt(i)] > 0) i++;
   if (i === pos) return bad(head.charCodeAt(pos) === SP || head.charCodeAt(pos) === HTAB ? 'obs-fold or whitespace before a field name' : 'malformed field name');
   if (head.charCodeAt(i) !== 0x3a /* : */) return bad('malformed field line');
   const name = commonName(head, pos, i) ?? head.slice(pos, i).toLowerCase();

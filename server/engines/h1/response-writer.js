@@ -5,11 +5,7 @@
 
 const { STATUS_CODES } = require('node:http');
 const { currentDate } = require('../date-clock');
-
-// RFC 9110 5.1 token / 5.5 field-value: what Node's writeHead() also refuses to send.
-const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-// eslint-disable-next-line no-control-regex
-const BAD_FIELD_VALUE = /[\0-\x08\x0a-\x1f\x7f]/;
+const { isToken, hasValueControl } = require('../../http/grammar');
 
 const blocks = new WeakMap();
 const statusLines = new Map();
@@ -31,7 +27,8 @@ function fieldBlock(headers) {
     block = '';
     for (const name in headers) {
       const value = headers[name];
-      if (!FIELD_NAME.test(name) || BAD_FIELD_VALUE.test(value)) throw new Error(`refusing to send header ${JSON.stringify(name)}`);
+      // What Node's writeHead() also refuses to send (RFC 9110 5.1, 5.5).
+      if (!isToken(name) || hasValueControl(value)) throw new Error(`refusing to send header ${JSON.stringify(name)}`);
       block += `${name}: ${value}\r\n`;
     }
     blocks.set(headers, block);

@@ -6,28 +6,15 @@
 
 const { addField } = require('../header-object');
 const { HEADER_FIELD_OVERHEAD } = require('../../config/limits');
-const { isRequestTarget } = require('../request-target');
+const { isRequestTarget } = require('../../http/request-target');
+const { isToken, isLowercaseToken, isMalformedH2Value } = require('../../http/grammar');
 const { ERROR, StreamError } = require('./errors');
 const { escaped } = require('../../log/access-log');
 
-// 8.2.1 with RFC 9110 5.1: a field name is a token, and lowercase in HTTP/2.
-const NAME_CHARS = new Uint8Array(256);
-for (const c of "abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~") NAME_CHARS[c.charCodeAt(0)] = 1;
-// 8.2.1: no NUL, CR or LF anywhere, no whitespace at either end.
-const BAD_VALUE = /[\0\r\n]|^[ \t]|[ \t]$/;
 const CONTENT_LENGTH = /^[0-9]{1,15}$/;
 
 // 8.2.2: connection-specific fields are malformed in HTTP/2 (te is checked separately).
 const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
-
-function isFieldName(name) {
-  if (name.length === 0) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c > 0xff || NAME_CHARS[c] === 0) return false;
-  }
-  return true;
-}
 
 function isRequestPseudo(name) {
   switch (name) {
@@ -38,8 +25,8 @@ function isRequestPseudo(name) {
 
 // A regular field shared by requests and trailers: null, or why it is malformed.
 function checkField(name, value) {
-  if (!isFieldName(name)) return `invalid field name "${escaped(name)}"`;
-  if (BAD_VALUE.test(value)) return `invalid value of ${name}`;
+  if (!isLowercaseToken(name)) return `invalid field name "${escaped(name)}"`;
+  if (isMalformedH2Value(value)) return `invalid value of ${name}`;
   if (CONNECTION_SPECIFIC.has(name)) return `connection-specific field ${name}`;
   if (name === 'te' && value.toLowerCase() !== 'trailers') return 'te other than trailers';
   return null;
@@ -61,7 +48,7 @@ function readRequestHeaders(id, fields) {
       if (regularSeen) throw malformed(`pseudo-header ${escaped(name)} after a regular field`);
       if (!isRequestPseudo(name)) throw malformed(`pseudo-header ${escaped(name)} not allowed in a request`);
       if (headers[name] !== undefined) throw malformed(`duplicate ${name}`);
-      if (BAD_VALUE.test(value)) throw malformed(`invalid value of ${name}`);
+      if (isMalformedH2Value(value)) throw malformed(`invalid value of ${name}`);
       headers[name] = value;
       continue;
     }
@@ -78,6 +65,7 @@ function readRequestHeaders(id, fields) {
   }
   const method = headers[':method'];
   if (method === undefined) throw malformed('missing :method');
+  if (!isToken(method)) throw malformed('invalid :method');
   if (method === 'CONNECT') {
     // 8.5: CONNECT names only the authority.
     if (headers[':scheme'] !== undefined || headers[':path'] !== undefined) throw malformed('CONNECT with :scheme or :path');

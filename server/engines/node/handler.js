@@ -11,7 +11,7 @@ const { normalizeOptions } = require('../../config/options');
 const { Logger } = require('../../log/logger');
 const { createCore } = require('../../decision/create-core');
 const { sendResponse } = require('./send-response');
-const { isRequestTarget } = require('../request-target');
+const { isRequestTarget } = require('../../http/request-target');
 const { RequestError } = require('../../errors');
 
 // One core per call: the file and compression caches are shared by every request it serves.

@@ -7,7 +7,7 @@ const { sendStream } = require('./send-response');
 const { discard, loggedStatus } = require('../send-out');
 const { HEADER_FIELD_OVERHEAD } = require('../../config/limits');
 const { dispatch, headerListTooLarge } = require('../dispatch');
-const { isRequestTarget } = require('../request-target');
+const { isRequestTarget } = require('../../http/request-target');
 
 function ignore() {}
 
