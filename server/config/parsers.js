@@ -8,7 +8,7 @@
 
 const net = require('node:net');
 const { CODINGS, parseLevels, defaultLevel } = require('../compression/codings');
-const { parseHost } = require('../engines/host-header');
+const { parseHost } = require('../http/host-header');
 const { parseRequestPath } = require('../files/resolve-path');
 
 // fn with its JSON Schema.

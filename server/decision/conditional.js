@@ -6,7 +6,7 @@
 // rep: { etag, lastModifiedMs }. An ETag starting with W/ is weak: it never satisfies If-Match
 // or If-Range (strong comparison, 13.1.1 and 13.1.5), only If-None-Match (weak comparison).
 
-const { parseHttpDate } = require('./http-date');
+const { parseHttpDate } = require('../http/http-date');
 
 const PROCEED = 'proceed';
 const NOT_MODIFIED = 'not-modified';

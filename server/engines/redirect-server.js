@@ -4,7 +4,7 @@
 // this port send visitors to someone else's site.
 
 const http = require('node:http');
-const { requestHost, createHostMatcher } = require('./host-header');
+const { requestHost, createHostMatcher } = require('../http/host-header');
 
 /**
  * @param {object} options

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const {
   evaluatePreconditions, ifRangeAllows, parseEntityTags, PROCEED, NOT_MODIFIED, PRECONDITION_FAILED,
 } = require('../../server/decision/conditional');
-const { parseHttpDate } = require('../../server/decision/http-date');
+const { parseHttpDate } = require('../../server/http/http-date');
 
 const LM = Date.UTC(2024, 0, 15, 12, 0, 0);
 const AT = 'Mon, 15 Jan 2024 12:00:00 GMT';

@@ -3,7 +3,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { currentDate } = require('../../server/engines/date-clock');
+const { currentDate } = require('../../server/http/date-clock');
 
 test('the same object all through a second, a new one at the next second and when the clock is set back', (t) => {
   t.mock.timers.enable({ apis: ['Date'], now: 1_800_000_000_000 });

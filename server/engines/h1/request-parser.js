@@ -9,7 +9,7 @@ const { METHODS } = require('node:http');
 const { RequestError } = require('../../errors');
 const { addField } = require('../header-object');
 const { MAX_PATH_LENGTH } = require('../../files/resolve-path');
-const { hostError } = require('../host-header');
+const { hostError } = require('../../http/host-header');
 const { requestTargetEnd } = require('../../http/request-target');
 const { TCHAR, HEAD_VALUE_CONTROL } = require('../../http/grammar');
 // Request line plus header section: the limit Node's HTTP/1.1 server gets (maxHeaderSize).

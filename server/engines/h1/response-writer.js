@@ -4,7 +4,7 @@
 // every response of a representation, so the common case only appends Date and framing.
 
 const { STATUS_CODES } = require('node:http');
-const { currentDate } = require('../date-clock');
+const { currentDate } = require('../../http/date-clock');
 const { isToken, hasValueControl } = require('../../http/grammar');
 
 const blocks = new WeakMap();

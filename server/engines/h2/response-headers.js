@@ -8,7 +8,7 @@
 // never touches the dynamic table.
 
 const { Encoder, huffman } = require('../hpack-addon').hpack();
-const { currentDate } = require('../date-clock');
+const { currentDate } = require('../../http/date-clock');
 
 const DEFAULT_TABLE_SIZE = 4096;
 // Literal without indexing, name from static index 33 (date): 0000 1111, then 33 - 15.

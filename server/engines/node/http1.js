@@ -4,7 +4,7 @@
 
 const { sendResponse } = require('./send-response');
 const { loggedStatus } = require('../send-out');
-const { requestHost } = require('../host-header');
+const { requestHost } = require('../../http/host-header');
 const { dispatch } = require('../dispatch');
 const { RequestError } = require('../../errors');
 
