@@ -51,6 +51,18 @@ class Exchange {
   get protocol() { return this.http10 ? 'http/1.0' : 'http/1.1'; }
 }
 
+// A connection's state is one value, changed only by to(), which refuses a change not listed
+// here (and drops the connection): reading (requests are taken) -> draining (no further request: those taken are
+// answered) -> ending (write side closed after the last response, input read and dropped for
+// LINGER_MS) -> closed (the socket is gone, which can happen in any state).
+const STATE = Object.freeze({ READING: 'reading', DRAINING: 'draining', ENDING: 'ending', CLOSED: 'closed' });
+const NEXT = Object.freeze({
+  [STATE.READING]: [STATE.DRAINING, STATE.CLOSED],
+  [STATE.DRAINING]: [STATE.ENDING, STATE.CLOSED],
+  [STATE.ENDING]: [STATE.CLOSED],
+  [STATE.CLOSED]: [],
+});
+
 class Http1Connection extends EventEmitter {
   constructor(socket, { core, log, timeouts, isClosing }) {
     super();
@@ -59,9 +71,7 @@ class Http1Connection extends EventEmitter {
     this.parser = new RequestParser();
     this.queue = []; // entries in request order; queue[0] is answered first
     this.streaming = null; // the entry whose response is going out
-    this.reading = true; // false once no further request will be taken
-    this.ending = false;
-    this.closed = false;
+    this.state = STATE.READING;
     this.served = 0;
     this.timer = null;
     this.timerKind = null;
@@ -82,6 +92,21 @@ class Http1Connection extends EventEmitter {
     socket.setTimeout(timeouts.idleTimeout, () => socket.destroy());
     this.updateTimer();
   }
+
+  to(state) {
+    if (NEXT[this.state].includes(state)) {
+      this.state = state;
+      return;
+    }
+    // A bug of ours, in an event handler where a throw would end the process: it costs this
+    // connection instead.
+    this.log.error(`http1 connection: ${this.state} -> ${state} refused`);
+    this.socket.destroy();
+  }
+
+  get reading() { return this.state === STATE.READING; }
+  get ending() { return this.state === STATE.ENDING; }
+  get closed() { return this.state === STATE.CLOSED; }
 
   onData(chunk) {
     if (!this.reading) return; // the last request is in: what follows is dropped
@@ -133,7 +158,8 @@ class Http1Connection extends EventEmitter {
   }
 
   stopReading() {
-    this.reading = false;
+    if (!this.reading) return;
+    this.to(STATE.DRAINING);
     this.parser = null;
   }
 
@@ -174,7 +200,7 @@ class Http1Connection extends EventEmitter {
   startResponse(entry, d, bytes, ends) {
     const socket = this.socket;
     // Shutting down: the last response already asked for says so and closes.
-    if (this.isClosing() && this.reading) this.stopReading();
+    if (this.isClosing()) this.stopReading();
     const last = !entry.keepAlive || (!this.reading && this.queue.length === 1);
     const unframed = (bytes !== null || !ends) && d.headers['content-length'] === undefined;
     // An HTTP/1.0 peer cannot take chunked coding: the body ends with the connection.
@@ -246,7 +272,7 @@ class Http1Connection extends EventEmitter {
 
   onEnd() {
     // The client sends nothing more: answer what it asked for, then close.
-    if (this.reading) this.stopReading();
+    this.stopReading();
     if (this.queue.length === 0 && this.streaming === null) this.end();
   }
 
@@ -255,7 +281,7 @@ class Http1Connection extends EventEmitter {
   // of its last response; one that stops reading is bounded by the idle timeout.
   end() {
     if (this.ending || this.closed) return;
-    this.ending = true;
+    this.to(STATE.ENDING);
     this.clearTimer();
     const socket = this.socket;
     socket.resume();
@@ -268,7 +294,7 @@ class Http1Connection extends EventEmitter {
   // closer, so a keep-alive request costs no timer of its own.
   updateTimer() {
     let kind = null;
-    if (this.reading && !this.ending) {
+    if (this.reading) {
       if (this.parser.receiving) kind = HEADERS;
       else if (this.queue.length === 0) kind = this.served === 0 ? HEADERS : KEEP_ALIVE;
     }
@@ -316,7 +342,7 @@ class Http1Connection extends EventEmitter {
   // Graceful: the responses already asked for are sent, the last with Connection: close.
   close() {
     if (this.closed) return;
-    if (this.reading) this.stopReading();
+    this.stopReading();
     if (this.queue.length === 0 && this.streaming === null) this.end();
   }
 
@@ -325,7 +351,7 @@ class Http1Connection extends EventEmitter {
   }
 
   onClose() {
-    this.closed = true;
+    this.to(STATE.CLOSED);
     this.clearTimer();
     if (this.streaming !== null) this.streaming.sending?.close('aborted');
     for (const entry of this.queue) if (entry.d !== null) discard(entry.d);
@@ -334,4 +360,4 @@ class Http1Connection extends EventEmitter {
   }
 }
 
-module.exports = { Http1Connection, MAX_QUEUED };
+module.exports = { Http1Connection, MAX_QUEUED, STATE };
