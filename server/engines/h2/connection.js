@@ -1,12 +1,13 @@
 'use strict';
-// One HTTP/2 connection (RFC 9113) over a TLS socket: frames in, request header blocks decoded
-// with one HPACK Decoder, requests handed to the core, responses sent under both flow-control
-// windows and the socket's backpressure. Emits 'close' once the socket is closed.
+// One HTTP/2 connection (RFC 9113) over a TLS socket, its input half: frames in (a handler per
+// frame type), request header blocks decoded with one HPACK Decoder, requests handed to the
+// core, and the life of its streams (stream.js) and of the connection. Responses go out
+// through the output half (output.js): the sink, DATA scheduling and flushing. Emits 'close'
+// once the socket is closed.
 
 const EventEmitter = require('node:events');
 const { Decoder } = require('../hpack-addon').hpack();
 const { FrameReader } = require('./frame-reader');
-const { FrameWriter } = require('./frame-writer');
 const { FRAME, FLAG, DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW_SIZE } = require('./frame-types');
 const { ERROR, ConnectionError, StreamError, errorName } = require('./errors');
 const { ENTRY_LENGTH, defaultPeerSettings, encodeSettings, applyPeerSettings } = require('./settings');
@@ -14,11 +15,10 @@ const { readRequestHeaders, checkTrailers } = require('./request-headers');
 const { RequestCache } = require('./request-cache');
 const { ReceiveWindow, grow } = require('./flow-control');
 const { FloodGuard } = require('./flood-guard');
-const { DataScheduler } = require('./data-scheduler');
 const { IdleTimer } = require('./idle-timer');
-const { ResponseHeaders } = require('./response-headers');
 const { Stream } = require('./stream');
-const { sendOut, discard, loggedStatus, SEND_TIMEOUT } = require('../send-out');
+const { Http2Output } = require('./output');
+const { sendOut, discard } = require('../send-out');
 const { LINGER_MS } = require('../../config/limits');
 const { dispatch, headerListTooLarge } = require('../dispatch');
 
@@ -34,9 +34,6 @@ const RECENTLY_CLOSED = 256;
 const UNKNOWN = 0;
 const CLOSED = 1;
 const CLOSED_BY_OUR_RESET = 2;
-// Output: a batch frames DATA until the socket and the batch hold OUTPUT_LIMIT octets, then
-// waits for 'drain' (bounds the memory a slow reader makes us hold, and the time one write takes).
-const OUTPUT_LIMIT = 256 * 1024;
 // A request body (this server serves GET and HEAD, so it has no use for one) is answered
 // once this much has arrived instead of being read to its end; the rest is cut off with
 // RST_STREAM NO_ERROR after the response (8.1).
@@ -59,10 +56,9 @@ class Http2Connection extends EventEmitter {
   #maxHeaderListSize;
   #maxConcurrentStreams;
   #reader = new FrameReader(DEFAULT_MAX_FRAME_SIZE);
-  #writer;
+  #output;
   #decoder;
   #requests = new RequestCache();
-  #responseHeaders;
   #peer = defaultPeerSettings();
   #streams = new Map();
   // Ring of the last RECENTLY_CLOSED closed stream ids; the sign says we reset it.
@@ -80,7 +76,6 @@ class Http2Connection extends EventEmitter {
   #peerGoaway = false;
   #ended = false; // our side is done: GOAWAY sent after a connection error or the last stream
   #closed = false;
-  #scheduler = new DataScheduler((stream, start, end, last) => this.#sendData(stream, start, end, last));
   #controlGuard = new FloodGuard(CONTROL_BURST, CONTROL_RATE);
   #resetGuard = new FloodGuard(RESET_BURST, RESET_RATE);
   #prefaceTimer;
@@ -91,7 +86,6 @@ class Http2Connection extends EventEmitter {
   constructor(socket, ctx) {
     super();
     this.#socket = socket;
-    this.#output.remoteAddress = socket.remoteAddress;
     this.#core = ctx.core;
     this.#log = ctx.log;
     this.#timeouts = ctx.timeouts;
@@ -99,11 +93,21 @@ class Http2Connection extends EventEmitter {
     this.#maxConcurrentStreams = ctx.settings.maxConcurrentStreams;
     const hardLimit = this.#maxHeaderListSize * HEADER_LIST_HARD_FACTOR;
     this.#decoder = new Decoder({ maxHeaderListSize: hardLimit, maxStringLength: hardLimit });
-    this.#responseHeaders = new ResponseHeaders(ctx.responseHeaders);
-    this.#writer = new FrameWriter(socket, () => socket.pause(), () => this.#beforeFlush());
+    this.#output = new Http2Output(socket, {
+      peer: this.#peer,
+      log: this.#log,
+      responseHeaders: ctx.responseHeaders,
+      owner: {
+        finishStream: (stream) => this.#finishStream(stream),
+        resetStream: (id, code) => this.#resetStream(id, code),
+        logEnd: (stream, status) => this.#logEnd(stream, status),
+        ended: () => this.#ended,
+        touch: () => this.#idle.touch(),
+        internalError: (err) => this.#internalError(err),
+      },
+    });
 
     socket.on('data', (chunk) => this.#onData(chunk));
-    socket.on('drain', () => this.#onDrain());
     socket.on('error', (err) => this.#log.debug(`http2 socket error: ${err.message}`));
     socket.once('close', () => this.#onClose());
     this.#prefaceTimer = setTimeout(() => socket.destroy(), this.#timeouts.headersTimeout).unref();
@@ -111,8 +115,8 @@ class Http2Connection extends EventEmitter {
     this.#idle = new IdleTimer(Math.min(idleTimeout, http2IdleTimeout),
       () => (this.#streams.size === 0 ? http2IdleTimeout : idleTimeout), (quiet) => this.#onTimeout(quiet));
 
-    this.#writer.frame(FRAME.SETTINGS, 0, 0, encodeSettings(ctx.settings));
-    this.#writer.flush();
+    this.#output.frame(FRAME.SETTINGS, 0, 0, encodeSettings(ctx.settings));
+    this.#output.flush();
     if (ctx.isClosing()) this.close();
   }
 
@@ -121,7 +125,7 @@ class Http2Connection extends EventEmitter {
   close() {
     if (this.#goawaySent || this.#closed) return;
     this.#goaway(ERROR.NO_ERROR, '');
-    this.#writer.flush();
+    this.#output.flush();
     if (this.#streams.size === 0) this.#end();
   }
 
@@ -138,7 +142,7 @@ class Http2Connection extends EventEmitter {
       this.#fail(err);
     }
     // Everything this read produced goes out in one write.
-    this.#writer.flush();
+    this.#output.flush();
   }
 
   #onFrame = (type, flags, id, payload) => {
@@ -196,7 +200,7 @@ class Http2Connection extends EventEmitter {
       throw new ConnectionError(ERROR.FLOW_CONTROL_ERROR, 'DATA beyond the connection window');
     }
     const increment = this.#receiveWindow.refill();
-    if (increment !== 0) this.#writer.frameUint32(FRAME.WINDOW_UPDATE, 0, 0, increment);
+    if (increment !== 0) this.#output.frameUint32(FRAME.WINDOW_UPDATE, 0, 0, increment);
     const endStream = (flags & FLAG.END_STREAM) !== 0;
     if (length === 0 && !endStream) this.#control();
     const stream = this.#streams.get(id);
@@ -221,7 +225,7 @@ class Http2Connection extends EventEmitter {
         return;
       }
       const streamIncrement = stream.receiveWindow.refill();
-      if (streamIncrement !== 0) this.#writer.frameUint32(FRAME.WINDOW_UPDATE, 0, id, streamIncrement);
+      if (streamIncrement !== 0) this.#output.frameUint32(FRAME.WINDOW_UPDATE, 0, id, streamIncrement);
     }
   }
 
@@ -306,7 +310,7 @@ class Http2Connection extends EventEmitter {
     } finally {
       if (fields !== null) this.#requests.decoded(block, request ?? null);
     }
-    const stream = new Stream(id, this.#peer.initialWindowSize, this.#output, request);
+    const stream = new Stream(id, this.#peer.initialWindowSize, this.#output.sink, request);
     this.#streams.set(id, stream);
     if (endStream) this.#endRequest(stream);
   }
@@ -389,15 +393,15 @@ class Http2Connection extends EventEmitter {
     }
     const tableSize = this.#peer.headerTableSize;
     const delta = applyPeerSettings(payload, this.#peer);
-    if (this.#peer.headerTableSize !== tableSize) this.#responseHeaders.setPeerTableSize(this.#peer.headerTableSize);
-    this.#writer.frame(FRAME.SETTINGS, FLAG.ACK, 0);
+    if (this.#peer.headerTableSize !== tableSize) this.#output.setPeerTableSize(this.#peer.headerTableSize);
+    this.#output.frame(FRAME.SETTINGS, FLAG.ACK, 0);
     if (delta === 0) return;
     for (const stream of this.#streams.values()) {
       const window = grow(stream.sendWindow, delta);
       if (window === null) throw new ConnectionError(ERROR.FLOW_CONTROL_ERROR, 'SETTINGS_INITIAL_WINDOW_SIZE overflows a stream window');
       stream.sendWindow = window;
     }
-    if (delta > 0) for (const stream of this.#streams.values()) this.#scheduler.wake(stream);
+    if (delta > 0) for (const stream of this.#streams.values()) this.#output.wake(stream);
   }
 
   #onPing(flags, id, payload) {
@@ -405,7 +409,7 @@ class Http2Connection extends EventEmitter {
     if (payload.length !== 8) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'PING length');
     if (flags & FLAG.ACK) return;
     this.#control();
-    this.#writer.frame(FRAME.PING, FLAG.ACK, 0, payload);
+    this.#output.frame(FRAME.PING, FLAG.ACK, 0, payload);
   }
 
   #onGoaway(id, payload) {
@@ -421,9 +425,9 @@ class Http2Connection extends EventEmitter {
     const increment = payload.readUInt32BE(0) & 0x7fffffff;
     if (id === 0) {
       if (increment === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'WINDOW_UPDATE of 0');
-      const window = grow(this.#scheduler.window, increment);
+      const window = grow(this.#output.window, increment);
       if (window === null) throw new ConnectionError(ERROR.FLOW_CONTROL_ERROR, 'connection window over 2^31-1');
-      this.#scheduler.window = window;
+      this.#output.window = window;
       return;
     }
     const stream = this.#streams.get(id);
@@ -436,7 +440,7 @@ class Http2Connection extends EventEmitter {
     const window = grow(stream.sendWindow, increment);
     if (window === null) throw new StreamError(id, ERROR.FLOW_CONTROL_ERROR, 'stream window over 2^31-1');
     stream.sendWindow = window;
-    this.#scheduler.wake(stream);
+    this.#output.wake(stream);
   }
 
   #control() {
@@ -452,100 +456,6 @@ class Http2Connection extends EventEmitter {
     }
     stream.response = d;
     sendOut(d, stream, stream.headers[':method'] === 'HEAD', this.#timeouts.sendTimeout);
-  }
-
-  // The framing side of the streams' send-out sinks (stream.js), one object per connection.
-  // sendTimeout (nginx: send_timeout) ends in CANCEL (RFC 9113 7: the stream is no longer
-  // needed) rather than INTERNAL_ERROR: nothing failed here, and the client may retry. The
-  // socket's idle timer cannot see such a stall, since any frame (a PING, a 1-octet
-  // WINDOW_UPDATE on another stream) restarts it.
-  #output = {
-    // For the access log (a stream is its client): kept, since a closed socket no longer reports it.
-    remoteAddress: null,
-    start: (stream, d, bytes, ends) => {
-      const endStream = ends && (bytes === null || bytes.length === 0);
-      this.#writer.headers(stream.id, endStream ? FLAG.END_STREAM : 0, this.#responseHeaders.parts(d), this.#peer.maxFrameSize);
-      if (endStream) {
-        this.#finishStream(stream);
-        return true;
-      }
-      stream.bodyEnded = ends;
-      return bytes === null || this.#take(stream, bytes);
-    },
-    write: (stream, chunk) => this.#take(stream, chunk),
-    end: (stream) => {
-      if (stream.closed) return;
-      stream.bodyEnded = true;
-      // send-out reads on only once the last chunk was all framed: END_STREAM on an empty DATA.
-      this.#writer.frame(FRAME.DATA, FLAG.END_STREAM, stream.id);
-      this.#finishStream(stream);
-    },
-    abort: (stream, err) => {
-      if (stream.closed) return;
-      const timedOut = err.code === SEND_TIMEOUT;
-      this.#log.debug(`http2 stream ${stream.id}: ${timedOut ? 'no DATA out' : 'body failed'}: ${err.message}`);
-      this.#resetStream(stream.id, timedOut ? ERROR.CANCEL : ERROR.INTERNAL_ERROR);
-    },
-    finished: (stream, outcome) => this.#logEnd(stream, loggedStatus(stream.response.status, outcome)),
-  };
-
-  // A chunk that fits in one frame, both windows and the batch goes out at once, as if its turn
-  // came first (each stream arriving puts the others back by one frame at most); any other
-  // waits for its turns (data-scheduler.js). True when all of it was framed.
-  #take(stream, chunk) {
-    const n = chunk.length;
-    if (n === 0) return true;
-    stream.chunk = chunk;
-    stream.offset = 0;
-    if (n <= this.#peer.maxFrameSize && n <= stream.sendWindow && n <= this.#scheduler.window
-      && this.#socket.writableLength + this.#writer.queuedBytes < OUTPUT_LIMIT) {
-      stream.offset = n;
-      stream.sendWindow -= n;
-      this.#scheduler.window -= n;
-      this.#sendData(stream, 0, n, stream.bodyEnded);
-      return true;
-    }
-    this.#scheduler.wake(stream);
-    this.#writer.schedule();
-    return false;
-  }
-
-  // A batch is about to be written (or the socket drained): bytes move. DATA is framed for it,
-  // turn by turn, while the socket has room: once it has not, the 'drain' that follows the
-  // write flushes (and fills) again.
-  #beforeFlush() {
-    this.#idle.touch();
-    if (this.#ended || this.#scheduler.waiting === 0) return;
-    const room = OUTPUT_LIMIT - this.#socket.writableLength - this.#writer.queuedBytes;
-    if (room <= 0) return;
-    try {
-      this.#scheduler.run(room, this.#peer.maxFrameSize);
-    } catch (err) {
-      this.#internalError(err);
-    }
-  }
-
-  // DATA of stream.chunk[start, end), windows already charged. Outside a sink call (a turn in a
-  // later batch), a chunk all framed tells the stream's Sending, which reads the next one: a
-  // stream whose window stays shut pins one.
-  #sendData(stream, start, end, last) {
-    const chunk = stream.chunk;
-    this.#writer.slice(FRAME.DATA, last ? FLAG.END_STREAM : 0, stream.id, chunk, start, end);
-    stream.sent += end - start;
-    if (end === chunk.length) stream.chunk = null;
-    if (last) {
-      this.#finishStream(stream);
-      return;
-    }
-    if (stream.sending === null) return;
-    stream.sending.progress();
-    if (stream.chunk === null && !stream.inCall) stream.sending.drain();
-  }
-
-  #onDrain() {
-    if (this.#ended) return;
-    this.#socket.resume();
-    this.#writer.flush();
   }
 
   // The response went out whole (END_STREAM sent). A request body still coming is cut off.
@@ -566,7 +476,7 @@ class Http2Connection extends EventEmitter {
   // outcome: why a response still going out is given up (for its access-log line); null when
   // it went out whole.
   #resetStream(id, code, outcome = 'aborted') {
-    this.#writer.frameUint32(FRAME.RST_STREAM, 0, id, code);
+    this.#output.frameUint32(FRAME.RST_STREAM, 0, id, code);
     const stream = this.#streams.get(id);
     if (stream !== undefined) {
       this.#closeStream(stream, true, outcome);
@@ -581,7 +491,7 @@ class Http2Connection extends EventEmitter {
     if (this.#streams.get(stream.id) !== stream) return;
     if (!stream.closed) stream.transition('reset');
     this.#streams.delete(stream.id);
-    this.#scheduler.drop(stream);
+    this.#output.drop(stream);
     this.#rememberClosed(stream.id, resetByUs);
     stream.chunk = null;
     if (outcome !== null && stream.sending !== null) stream.sending.close(outcome);
@@ -614,7 +524,7 @@ class Http2Connection extends EventEmitter {
     payload.writeUInt32BE(this.#goawayLastId, 0);
     payload.writeUInt32BE(code, 4);
     debug.copy(payload, 8);
-    this.#writer.frame(FRAME.GOAWAY, 0, 0, payload);
+    this.#output.frame(FRAME.GOAWAY, 0, 0, payload);
   }
 
   // Done without error: the last stream ended after a GOAWAY from either side, or idle.
@@ -652,7 +562,7 @@ class Http2Connection extends EventEmitter {
   // LINGER_MS to close its side; a peer that stops reading meets the idle timeout instead.
   #closeSocket() {
     this.#continuation = null;
-    this.#writer.flush();
+    this.#output.flush();
     const socket = this.#socket;
     socket.end();
     // Keep reading (and discarding) so that unread input does not turn our close into a TCP
