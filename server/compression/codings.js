@@ -157,6 +157,15 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
     createCompressStream(coding, { level, sizeHint } = {}) {
       return engineFor(coding).createCompressStream(settingsFor(coding, level), sizeHint);
     },
+    /** The settings `level` of `coding` stands for (LEVELS, with --dynamic-levels and friends applied). */
+    settingsFor,
+    /** zstd only: a frame made with `dictionary` as raw content (the dcz coding's, dictionary-codings.js). */
+    async compressWithDictionary(coding, input, dictionary) {
+      return engineFor(coding).compressWithDictionary(input, dictionary, settingsFor(coding, 'dynamic'));
+    },
+    async decompressWithDictionary(coding, input, dictionary, { maxOutputLength } = {}) {
+      return engineFor(coding).decompressWithDictionary(input, dictionary, maxOutputLength);
+    },
     async decompress(coding, input, { maxOutputLength } = {}) {
       if (maxOutputLength !== undefined && !(Number.isInteger(maxOutputLength) && maxOutputLength >= 1 && maxOutputLength <= MAX_LENGTH)) {
         throw codedError(`maxOutputLength must be an integer from 1 to ${MAX_LENGTH}, got ${maxOutputLength}`, 'ERR_OUT_OF_RANGE', RangeError);

@@ -4,6 +4,8 @@
 // zstd call happens here. Protocol (one reply per request, matched by id):
 //   { id, op: 'compress', level, input }        -> { id, output }
 //   { id, op: 'decompress', input, maxOutputLength } -> { id, output }
+//   { id, op: 'compress-dict', level, input, dictionary }         -> { id, output }
+//   { id, op: 'decompress-dict', input, dictionary, maxOutputLength } -> { id, output }
 //   { id, op: 'write', session, level, input }  -> { id, output }  (opens the session on first use)
 //   { id, op: 'end', session, level }           -> { id, output }  (closes the session)
 //   { op: 'free', session }                     -> no reply         (abandons the session)
@@ -27,6 +29,10 @@ const MAX_IDLE_CONTEXTS = 4;
 const compressor = new Compressor();
 const dctx = new binding.DCtx();
 dctx.setParameter(binding.DParameter.windowLogMax, WINDOW_LOG_MAX);
+// Contexts of the dictionary codings (RFC 9842 dcz), apart: a loaded dictionary stays with a
+// context until its parameters are reset.
+const dictCctx = new binding.CCtx();
+const dictDctx = new binding.DCtx();
 const sessions = new Map();
 const idleContexts = [];
 
@@ -66,8 +72,8 @@ function streamStep(cctx, input, endOp) {
  * Decodes every frame of `input` one output chunk at a time (never by the size a frame header
  * claims), stopping as soon as the output passes maxOutputLength (see CodingEngine in codings.js).
  */
-function decompress(input, maxOutputLength = Infinity) {
-  dctx.reset(binding.ResetDirective.sessionOnly);
+function decompress(input, maxOutputLength = Infinity, ctx = dctx) {
+  ctx.reset(binding.ResetDirective.sessionOnly);
   const parts = [];
   let total = 0;
   let src = input;
@@ -76,7 +82,7 @@ function decompress(input, maxOutputLength = Infinity) {
   let frameEnded = true;
   for (;;) {
     const dst = Buffer.allocUnsafe(D_OUT_CHUNK);
-    const [remaining, produced, consumed] = dctx.decompressStream(dst, src);
+    const [remaining, produced, consumed] = ctx.decompressStream(dst, src);
     total += produced;
     if (total > maxOutputLength) throw outputTooLarge(maxOutputLength);
     if (produced > 0) parts.push(dst.subarray(0, produced));
@@ -90,6 +96,26 @@ function decompress(input, maxOutputLength = Infinity) {
   }
 }
 
+// A zstd frame of `input` with `dictionary` loaded as its content (the dictionaries of RFC
+// 9842 are raw; dictionary-codings.js keeps zstd's formatted ones away). The window is capped at
+// 8 MiB like the zstd coding's (RFC 9842 4.2 allows max(8 MB, 1.25 x dictionary size)); zstd
+// shrinks it further to the input and dictionary sizes.
+function compressWithDictionary(input, dictionary, level) {
+  dictCctx.reset(binding.ResetDirective.sessionAndParameters);
+  dictCctx.setParameter(binding.CParameter.compressionLevel, level);
+  dictCctx.setParameter(binding.CParameter.windowLog, WINDOW_LOG_MAX);
+  dictCctx.loadDictionary(dictionary);
+  const dst = Buffer.allocUnsafe(binding.compressBound(input.length));
+  return dst.subarray(0, dictCctx.compress2(dst, input));
+}
+
+function decompressWithDictionary(input, dictionary, maxOutputLength) {
+  dictDctx.reset(binding.ResetDirective.sessionAndParameters);
+  dictDctx.setParameter(binding.DParameter.windowLogMax, WINDOW_LOG_MAX);
+  dictDctx.loadDictionary(dictionary);
+  return decompress(input, maxOutputLength, dictDctx);
+}
+
 function handle(msg) {
   switch (msg.op) {
     case 'compress':
@@ -97,6 +123,10 @@ function handle(msg) {
       return compressor.compress(msg.input);
     case 'decompress':
       return decompress(msg.input, msg.maxOutputLength);
+    case 'compress-dict':
+      return compressWithDictionary(msg.input, msg.dictionary, msg.level);
+    case 'decompress-dict':
+      return decompressWithDictionary(msg.input, msg.dictionary, msg.maxOutputLength);
     case 'write':
       return streamStep(openSession(msg.session, msg.level), msg.input, binding.EndDirective.continue);
     case 'end': {
