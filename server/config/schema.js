@@ -73,6 +73,8 @@ const SERVER = [
   { flag: 'help', key: 'help', bool: true, file: false, help: 'show this help' },
   // The site's response-header rules (header-rules.js checks them).
   { key: 'headers', def: [], help: 'response-header rules: [{ "match": GLOB, "headers": { NAME: VALUE } }]' },
+  // Compression dictionaries, RFC 9842 (dictionary-rules.js checks them; docs/dictionaries.md).
+  { key: 'dictionaries', def: [], help: 'dictionary rules: [{ "match": "/assets/app.*.js", "matchDest": ["script"], "id": "app" }]' },
   // API only: what a program embedding the server passes.
   { key: 'tls', file: false, parse: p.objectOf('{ cert, key } of PEM strings'), help: 'certificate and key contents, instead of --cert/--key files' },
   { key: 'logger', file: false, parse: p.objectOf('a Logger'), help: 'a Logger (server/log/logger.js) to write to' },

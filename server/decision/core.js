@@ -10,6 +10,8 @@ const { negotiate } = require('./negotiate');
 const { evaluatePreconditions, ifRangeAllows, NOT_MODIFIED, PRECONDITION_FAILED } = require('./conditional');
 const { parseRange, UNSATISFIABLE } = require('./range');
 const { createRepresentation, response, VARY } = require('./representation');
+const { requestedDictionary } = require('./available-dictionary');
+const { BASE_CODING } = require('../compression/dictionary-codings');
 const { NONE, BUSY, pending, settle } = require('./selection');
 const { explanation } = require('./explain');
 const { savesBytes } = require('../compression/compressibility');
@@ -20,6 +22,8 @@ const { notFound } = require('../site/not-found');
 const { listDirectory } = require('../site/listing');
 
 const RESTARTS = 2;
+// Delta representations kept per file snapshot (each client's dictionary makes its own).
+const DELTA_REPS = 8;
 const TEXT = 'text/plain; charset=utf-8';
 
 class Core {
@@ -28,10 +32,18 @@ class Core {
   // compression spools keep on disk. logAccess: see access-log.js; the engines call it.
   // site: { spa, listing, hidden(real) } (site/).
   // compressionBudget: the slots the cache and streaming compression share (compression-budget.js).
-  constructor({ store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site }) {
-    Object.assign(this, { store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site });
+  // dictionaries: the DictionaryIndex (files/dictionary-index.js); dictionaryEngines: the dcb/dcz
+  // makers (compression/dictionary-codings.js); secure: whether requests come over TLS (RFC 9842
+  // offers dictionaries over HTTPS only).
+  constructor({ store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, secure }) {
+    Object.assign(this, { store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, secure });
     this.requests = 0;
     this.fileStates = new WeakMap();
+    // The dictionary codings this server offers, ahead of every other coding (a delta is smaller
+    // than any of them), in the order --encodings gives their base codings; none when a base
+    // coding is left out of --encodings.
+    this.deltaCodings = store.encodings.flatMap((base) => dictionaryEngines.available.filter((c) => BASE_CODING[c] === base));
+    this.deltaKey = this.deltaCodings.join(',') + ',';
   }
 
   // Never rejects: unexpected failures become a 500 descriptor.
@@ -99,7 +111,15 @@ class Core {
 
   // A descriptor, or a promise of one.
   serveFile(isHead, info, headers) {
-    const selection = this.select(info, headers['accept-encoding']);
+    const ae = headers['accept-encoding'];
+    let selection;
+    if (info.dictionaryRule === null) {
+      selection = this.select(info, ae);
+    } else {
+      this.dictionaries.note(info);
+      const hash = requestedDictionary(info.dictionaryRule, this.secure, headers, info.base.extraHeaders);
+      selection = hash === null ? this.select(info, ae) : this.selectDelta(info, ae, hash);
+    }
     if (selection.kind === 'pending') return selection.pending.then((settled) => this.present(isHead, settled, info, headers));
     return this.present(isHead, selection, info, headers);
   }
@@ -111,6 +131,61 @@ class Core {
     if (coding === null) return NONE;
     const selection = this.represent(info, coding);
     return selection.kind === 'rep' ? selection : this.giveWay(info, ae, selection);
+  }
+
+  // A request that names a dictionary (hash): the usual negotiation with the delta codings
+  // offered first. A delta chosen is made against the dictionary once the index has found it
+  // and checked its hash; without it (unknown, vanished, changed) the request is negotiated as
+  // if it had named none.
+  selectDelta(info, ae, hash) {
+    if (this.deltaCodings.length === 0 || info.bytes === null || !info.compressible) return this.select(info, ae);
+    const offer = this.offer(info);
+    const coding = negotiate(ae, [...this.deltaCodings, ...offer.offered], this.deltaKey + offer.offeredKey);
+    if (!Object.hasOwn(BASE_CODING, coding ?? '')) return this.select(info, ae);
+    return pending(this.dictionaries.find(info.dictionaryRule, hash).then((dictionary) => {
+      if (dictionary === null || !this.dictionaryEngines.accepts(coding, dictionary.bytes)) return settle(this.select(info, ae));
+      return this.delta(info, ae, coding, dictionary.bytes, hash);
+    }));
+  }
+
+  // The file in the delta `coding` against `dictionary` (whose SHA-256 is `hash`): a settled
+  // Selection, through the compression cache (one compression per file, coding and dictionary
+  // at a time). Past the compression cap, or when the delta is not smaller than the file, what
+  // the request would have had without a dictionary.
+  async delta(info, ae, coding, dictionary, hash) {
+    const hex = hash.toString('hex');
+    const key = `${info.cacheKeyPrefix}${coding}\0${hex}`;
+    let bytes = this.cache.get(key);
+    try {
+      bytes ??= await this.cache.getOrCompress(key, coding, () => Promise.resolve(info.bytes),
+        (input) => this.dictionaryEngines.compress(coding, input, dictionary, hash));
+    } catch (err) {
+      this.log.error(`${coding} compression of ${info.real} failed: ${err.message}`);
+      bytes = null;
+    }
+    if (bytes === null) return settle(this.fallback(info, ae));
+    if (!savesBytes(bytes.length, info.stat.size)) return settle(this.select(info, ae));
+    return this.deltaRep(info, coding, hex, bytes).selection;
+  }
+
+  // A delta's bytes depend on the file, the dictionary, the coding and its settings, all in its
+  // ETag, which is strong so that Range requests can be resumed with If-Range (RFC 9110 8.8.1):
+  // the same inputs give the same bytes.
+  deltaRep(info, coding, hex, bytes) {
+    const state = this.fileState(info);
+    state.deltas ??= new Map();
+    const name = `${coding}-${hex}`;
+    const memo = state.deltas.get(name);
+    if (memo !== undefined && memo.bytes === bytes) return memo;
+    const rep = createRepresentation({
+      ...info.base, coding, source: 'dictionary', size: bytes.length,
+      etag: `"${info.identityTag}-${coding}${this.dictionaryEngines.settingsTag(coding)}-${hex.slice(0, 16)}"`,
+      bytes, path: null, stat: null, rangeable: true,
+    });
+    state.deltas.delete(name);
+    state.deltas.set(name, rep);
+    if (state.deltas.size > DELTA_REPS) state.deltas.delete(state.deltas.keys().next().value);
+    return rep;
   }
 
   // The file's offer (offered, offeredKey, unavailable): its FileInfo's, less the codings
@@ -269,6 +344,7 @@ class Core {
   }
 
   close() {
+    this.dictionaries.close();
     this.store.close();
   }
 
@@ -293,6 +369,7 @@ class Core {
       streamingCompressions: this.compressionBudget.inUse('stream'),
       compressionSlots: this.compressionBudget.stats,
       compressCache: { ...this.cache.stats },
+      dictionaries: this.dictionaries.size,
       fileCache: this.store.stats,
       bufferedBytes: this.budget.stats,
       spoolDiskBytes: this.spoolDisk.stats,

@@ -6,6 +6,8 @@
 const fs = require('node:fs');
 const { ConfigError } = require('../errors');
 const { createEngines, VARIANT_EXTENSIONS } = require('../compression/codings');
+const { createDictionaryEngines } = require('../compression/dictionary-codings');
+const { DictionaryIndex } = require('../files/dictionary-index');
 const { CompressCache } = require('../compression/compress-cache');
 const { CompressionBudget } = require('../compression/compression-budget');
 const { FileStore } = require('../files/file-store');
@@ -53,11 +55,17 @@ function createCore(options, log) {
     trustMs: options.watchMaxAgeMs,
     cacheControl: options.cacheControl,
     headerRules: site.headerRules,
+    dictionaryRules: site.dictionaryRules,
     log,
     decompress: engines.decompress,
   });
+  const dictionaries = new DictionaryIndex({ store, rules: site.dictionaryRules, hidden: site.hidden, log });
+  // Scanned in the background: a request meanwhile finds what is known so far.
+  if (site.dictionaryRules.length > 0) dictionaries.scan();
   return new Core({
     store, cache, engines, log, compressionBudget,
+    dictionaries, dictionaryEngines: createDictionaryEngines(engines, site.dictionaryRules.length > 0 ? log : null),
+    secure: options.https,
     negotiateEndpoint, negotiatePath: options.negotiateEndpoint,
     budget: new ByteBudget(options.bufferedBytesLimit),
     spoolDisk: new ByteBudget(options.spoolDiskBytes),

@@ -20,9 +20,10 @@ const { realpathInRoot } = require('./resolve-path');
 const { openInRoot, PROC_FD } = require('./open-in-root');
 const { NameWatch, namesFor } = require('./name-watch');
 const { readConsistent, sameStat } = require('./read-file');
-const { createRepresentation } = require('../decision/representation');
+const { createRepresentation, VARY, VARY_DICTIONARY } = require('../decision/representation');
 const { typeOfName, whyNotCompressible, savesBytes } = require('../compression/compressibility');
 const { headersFor } = require('../site/header-rules');
+const { ruleFor } = require('../site/dictionary-rules');
 
 const close = promisify(fs.close);
 
@@ -49,11 +50,12 @@ class FileStore {
   // variantCodings: [[coding, extension]] in preference order, for codings the server offers.
   // dynamicReasons: { coding: null when it can be compressed on the fly, else why not }.
   // decompress(coding, buffer, { maxOutputLength }): Promise<Buffer> (createEngines' own), to
-  // check a variant by content (variantAge). headerRules: compiled (site/header-rules.js).
+  // check a variant by content (variantAge). headerRules, dictionaryRules: compiled
+  // (site/header-rules.js, site/dictionary-rules.js).
   // watch: fs.watch, a stand-in for tests, or false to check every entry per request.
   // trustMs: the longest a watched entry is served from one check, should no event come.
-  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], log, decompress, watch = fs.watch }) {
-    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, log, decompress });
+  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], dictionaryRules = [], log, decompress, watch = fs.watch }) {
+    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, dictionaryRules, log, decompress });
     this.extensions = variantCodings.map(([, ext]) => ext);
     this.names = watch === false ? null : new NameWatch({
       maxDirs: MAX_WATCHED_DIRS,
@@ -263,10 +265,15 @@ class FileStore {
     const contentType = mime.contentType(type) || type;
     const notCompressible = whyNotCompressible(real, type);
     const lastModifiedMs = Math.floor(stat.mtimeMs / 1000) * 1000;
+    // A file a dictionary rule covers is a dictionary for later requests (Use-As-Dictionary)
+    // and may itself be answered as a delta, so caches must key it by Available-Dictionary.
+    const dictionaryRule = ruleFor(this.dictionaryRules, rel);
+    const extraHeaders = headersFor(this.headerRules, rel);
     const base = {
       contentType,
       cacheControl: this.cacheControl,
-      extraHeaders: headersFor(this.headerRules, rel),
+      extraHeaders: dictionaryRule === null ? extraHeaders : { ...extraHeaders, 'use-as-dictionary': dictionaryRule.header },
+      vary: dictionaryRule === null ? VARY : VARY_DICTIONARY,
       lastModified: new Date(lastModifiedMs).toUTCString(),
       lastModifiedMs,
     };
@@ -281,6 +288,7 @@ class FileStore {
       base,
       identityTag,
       compressible: notCompressible === null,
+      dictionaryRule,
       cacheKeyPrefix: `${real}\0${stat.size}\0${stat.mtimeMs}\0${stat.ino}\0`,
       identity: createRepresentation({
         ...base, coding: 'identity', source: 'identity', size: stat.size, etag: `"${identityTag}"`,

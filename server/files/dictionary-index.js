@@ -1,0 +1,129 @@
+'use strict';
+// The dictionaries the server holds (RFC 9842): for each dictionary rule (site/dictionary-rules.js),
+// the SHA-256 of the files under the root its pattern matches, each naming the file it came
+// from. A file is hashed once per FileInfo (its bytes in memory: files up to bufferLimit) when
+// it is served, and, at start-up, when the scan of each rule's folder finds it, so a returning
+// visitor's Available-Dictionary is known before the file is asked for again.
+//
+// An entry is only a lead: find() looks the file up through the file store, which checks it
+// against the disk as for a request, and hashes what it holds now, so a file that vanished or
+// changed is forgotten there and then, and a stale entry can never yield a delta against other
+// bytes than the client's. Each rule keeps its MAX_PER_RULE most recently noted hashes.
+
+const fs = require('node:fs/promises');
+const path = require('node:path');
+const { sha256 } = require('../compression/dictionary-codings');
+
+const MAX_PER_RULE = 64;
+// The start-up scan reads at most this many directory entries in all, so a huge tree under a
+// broad pattern costs a bounded walk.
+const MAX_SCAN_ENTRIES = 20_000;
+
+class DictionaryIndex {
+  // store: the FileStore; rules: compiled dictionary rules; hidden(real): files never served.
+  constructor({ store, rules, hidden, log }) {
+    Object.assign(this, { store, rules, hidden, log });
+    this.byRule = rules.map(() => new Map());
+    // FileInfo → its SHA-256, computed once per snapshot of a file.
+    this.hashes = new WeakMap();
+    this.closed = false;
+  }
+
+  // Stops the start-up scan.
+  close() {
+    this.closed = true;
+  }
+
+  get size() {
+    return this.byRule.reduce((n, m) => n + m.size, 0);
+  }
+
+  // The SHA-256 of a file (FileInfo) with its bytes in memory; null for a streamed one.
+  hashOf(info) {
+    if (info.bytes === null) return null;
+    let hash = this.hashes.get(info);
+    if (hash === undefined) {
+      hash = sha256(info.bytes);
+      this.hashes.set(info, hash);
+    }
+    return hash;
+  }
+
+  // Records `info` (a file its rule covers) as a dictionary of that rule.
+  note(info) {
+    const rule = info.dictionaryRule;
+    const hash = rule === null ? null : this.hashOf(info);
+    if (hash === null) return;
+    const entries = this.byRule[rule.index];
+    const key = hash.toString('base64');
+    if (entries.get(key) === info.rel) return;
+    entries.delete(key);
+    entries.set(key, info.rel);
+    if (entries.size > MAX_PER_RULE) entries.delete(entries.keys().next().value);
+  }
+
+  // The FileInfo of the dictionary of `rule` whose SHA-256 is `hash` (a Buffer), as the disk
+  // holds it now, or null. Resolves; never rejects.
+  async find(rule, hash) {
+    const entries = this.byRule[rule.index];
+    const key = hash.toString('base64');
+    const rel = entries.get(key);
+    if (rel === undefined) return null;
+    let info;
+    try {
+      info = this.store.current(rel) ?? await this.store.lookup(rel);
+    } catch {
+      info = null;
+    }
+    const current = info !== null && info.kind === 'file' && info.dictionaryRule === rule && !this.hidden(info.real) ? this.hashOf(info) : null;
+    if (current !== null && current.equals(hash)) return info;
+    if (entries.get(key) === rel) entries.delete(key);
+    if (current !== null) this.note(info);
+    return null;
+  }
+
+  // Notes the files under the root that the rules match: for each rule, the folder before its
+  // first wildcard, walked (sub-folders too when a wildcard can cross "/", as "*" does).
+  // Resolves when done; failures are logged, never thrown.
+  async scan() {
+    let budget = MAX_SCAN_ENTRIES;
+    const seen = new Set();
+    for (const rule of this.rules) {
+      const star = rule.match.indexOf('*');
+      const literal = star === -1 ? rule.match : rule.match.slice(0, star);
+      const base = literal.slice(0, literal.lastIndexOf('/') + 1);
+      const queue = [base];
+      while (queue.length > 0 && budget > 0 && !this.closed) {
+        const dir = queue.shift();
+        let names;
+        try {
+          names = await fs.readdir(path.join(this.store.rootReal, dir), { withFileTypes: true });
+        } catch {
+          continue;
+        }
+        for (const entry of names.slice(0, budget)) {
+          budget--;
+          const rel = dir + entry.name;
+          if (entry.isDirectory()) {
+            if (star !== -1) queue.push(rel + '/');
+          } else if (entry.isFile() && rule.regex.test(rel) && !seen.has(rel) && !this.closed) {
+            seen.add(rel);
+            await this.noteFile(rel);
+          }
+        }
+      }
+    }
+    if (budget <= 0) this.log.warn(`dictionaries: the start-up scan stopped after ${MAX_SCAN_ENTRIES} directory entries; files past them become dictionaries when first served`);
+  }
+
+  async noteFile(rel) {
+    try {
+      const info = await this.store.lookup(rel);
+      if (info.kind === 'file' && !this.hidden(info.real)) this.note(info);
+    } catch (err) {
+      this.log.debug(`dictionaries: ${rel} skipped (${err.message})`);
+    }
+  }
+}
+
+module.exports = { DictionaryIndex, MAX_PER_RULE };
