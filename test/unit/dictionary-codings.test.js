@@ -1,0 +1,44 @@
+'use strict';
+// The dcb and dcz framing of RFC 9842 4 and their round trip through the engines: the header
+// bytes, the dictionary's hash after them, and decoding that refuses a body made with another
+// dictionary or with a broken header.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const { frame, unframe, createDictionaryEngines, sha256 } = require('../../server/compression/dictionary-codings');
+const { createEngines } = require('../../server/compression/codings');
+
+const HASH = crypto.createHash('sha256').update('dictionary').digest();
+
+test('frame and unframe', () => {
+  const dcb = frame('dcb', HASH, Buffer.from('payload'));
+  assert.equal(dcb.subarray(0, 4).toString('hex'), 'ff444342');
+  assert.deepEqual(unframe('dcb', dcb), { hash: HASH, payload: Buffer.from('payload') });
+  const dcz = frame('dcz', HASH, Buffer.from('payload'));
+  assert.equal(dcz.subarray(0, 8).toString('hex'), '5e2a4d1820000000');
+  assert.deepEqual(unframe('dcz', dcz), { hash: HASH, payload: Buffer.from('payload') });
+  for (const [coding, body] of [['dcb', dcz], ['dcz', dcb], ['dcb', dcb.subarray(0, 35)], ['dcz', Buffer.alloc(0)]]) {
+    assert.throws(() => unframe(coding, body), { code: 'ERR_DICTIONARY_FRAME' });
+  }
+});
+
+test('dcb and dcz round trips, and what they refuse', async () => {
+  const engines = createDictionaryEngines(createEngines());
+  assert.deepEqual(engines.available, ['dcb', 'dcz']);
+  const dictionary = Buffer.from('export function render(state) { return state.items.map((item) => item.name); }\n'.repeat(40));
+  const input = Buffer.concat([dictionary, Buffer.from('export const version = 2;\n')]);
+  for (const coding of engines.available) {
+    const body = await engines.compress(coding, input, dictionary, sha256(dictionary));
+    assert.ok(body.length < 80, `${coding}: ${body.length} bytes`);
+    assert.deepEqual(await engines.decompress(coding, body, dictionary), input);
+    await assert.rejects(engines.decompress(coding, body, Buffer.from('another dictionary')), { code: 'ERR_DICTIONARY_MISMATCH' });
+    await assert.rejects(engines.decompress(coding, body, dictionary, { maxOutputLength: 100 }), { code: 'ERR_BUFFER_TOO_LARGE' });
+  }
+  // zstd reads a dictionary that starts with its magic number as a formatted one, not as the raw
+  // content RFC 9842 requires: such a dictionary gets no dcz.
+  const magic = Buffer.from([0x37, 0xa4, 0x30, 0xec, 1, 2, 3]);
+  assert.equal(engines.accepts('dcz', magic), false);
+  assert.equal(engines.accepts('dcb', magic), true);
+  assert.equal(engines.accepts('dcz', dictionary), true);
+});
