@@ -40,14 +40,23 @@ function readableByRequester(headers, responseHeaders) {
   return allowed === '*' || (allowed !== undefined && allowed === headers.origin);
 }
 
-// The dictionary hash the request may be answered against, or null: the file must be covered by
-// a dictionary rule (`rule`), the connection secure (RFC 9842 10.1: dictionaries are for
-// HTTPS only), and the response readable by the requester.
-function requestedDictionary(rule, secure, headers, responseHeaders) {
-  if (rule === null || !secure) return null;
-  const hash = parseAvailableDictionary(headers['available-dictionary']);
-  if (hash === null || !readableByRequester(headers, responseHeaders)) return null;
-  return hash;
+// { hash, why }: the dictionary hash (a Buffer) the request may be answered against, or null and
+// why not (for /_negotiate): the file must be covered by a dictionary rule (`rule`), the
+// connection secure (RFC 9842 10.1: dictionaries are for HTTPS only), the header well-formed and
+// the response readable by the requester.
+function dictionaryStatus(rule, secure, headers, responseHeaders) {
+  if (rule === null) return { hash: null, why: 'no dictionary rule covers this path' };
+  if (!secure) return { hash: null, why: 'dictionaries are used over HTTPS only' };
+  const value = headers['available-dictionary'];
+  if (value === undefined) return { hash: null, why: 'no Available-Dictionary' };
+  const hash = parseAvailableDictionary(value);
+  if (hash === null) return { hash: null, why: 'Available-Dictionary is not an sf-binary SHA-256' };
+  if (!readableByRequester(headers, responseHeaders)) return { hash: null, why: 'a cross-origin request that could not read the response (RFC 9842 11)' };
+  return { hash, why: null };
 }
 
-module.exports = { parseAvailableDictionary, readableByRequester, requestedDictionary, MAX_HEADER_LENGTH };
+function requestedDictionary(rule, secure, headers, responseHeaders) {
+  return dictionaryStatus(rule, secure, headers, responseHeaders).hash;
+}
+
+module.exports = { parseAvailableDictionary, readableByRequester, dictionaryStatus, requestedDictionary, MAX_HEADER_LENGTH };

@@ -10,7 +10,7 @@ const { negotiate } = require('./negotiate');
 const { evaluatePreconditions, ifRangeAllows, NOT_MODIFIED, PRECONDITION_FAILED } = require('./conditional');
 const { parseRange, UNSATISFIABLE } = require('./range');
 const { createRepresentation, response, VARY } = require('./representation');
-const { requestedDictionary } = require('./available-dictionary');
+const { requestedDictionary, dictionaryStatus } = require('./available-dictionary');
 const { BASE_CODING } = require('../compression/dictionary-codings');
 const { NONE, BUSY, pending, settle } = require('./selection');
 const { explanation } = require('./explain');
@@ -280,7 +280,9 @@ class Core {
   // What a GET of `target` with Accept-Encoding `ae` (undefined: none) gets and why, for
   // /_negotiate: the same lookup and select() as a request. Rejects with a RequestError (404;
   // 400 for a directory).
-  async explain(target, ae) {
+  // headers: the request's other headers (Available-Dictionary, Sec-Fetch-*), for the
+  // dictionary part of the report.
+  async explain(target, ae, headers = {}) {
     const found = await this.findFile(parseRequestPath(target));
     if (found.info === undefined) throw new RequestError(400, 'ERR_DIRECTORY', 'path names a directory; add a trailing slash');
     const info = found.info;
@@ -292,8 +294,32 @@ class Core {
       const selection = await settle(this.represent(info, coding));
       sizes[coding] = selection.kind === 'rep' ? selection.rep.size : null;
     }
-    const selection = await settle(this.select(info, ae));
-    return explanation({ info, offer: this.offer(info), preference: this.store.encodings, ae, selection, sizes });
+    const dictionary = await this.explainDictionary(info, headers);
+    const selection = await settle(dictionary.hash === null ? this.select(info, ae) : this.selectDelta(info, ae, dictionary.hash));
+    const report = explanation({ info, offer: this.offer(info), preference: this.store.encodings, ae, selection, sizes });
+    if (info.dictionaryRule === null) return report;
+    const delta = selection.kind === 'rep' && selection.rep.source === 'dictionary';
+    return {
+      ...report,
+      dictionary: {
+        match: info.dictionaryRule.match,
+        useAsDictionary: info.dictionaryRule.header,
+        offered: this.deltaCodings,
+        available: dictionary.file,
+        used: delta,
+        reason: delta ? `${selection.rep.coding}: a delta against ${dictionary.file}` : dictionary.why ?? 'a coding without dictionary ranks higher',
+      },
+    };
+  }
+
+  // { hash, file, why } of the request's Available-Dictionary for `info`: hash null when no
+  // delta can be made (why says why), file the path of the dictionary the server holds.
+  async explainDictionary(info, headers) {
+    const status = dictionaryStatus(info.dictionaryRule, this.secure, headers, info.base.extraHeaders);
+    if (status.hash === null) return { hash: null, file: null, why: status.why };
+    const held = await this.dictionaries.find(info.dictionaryRule, status.hash);
+    if (held === null) return { hash: null, file: null, why: 'the server holds no dictionary with that hash for this path' };
+    return { hash: status.hash, file: held.rel, why: null };
   }
 
   // selection: settled. A descriptor, or a promise of one when a body has to be opened.

@@ -136,6 +136,24 @@ forEachEngine((engine) => {
       });
     }
 
+    await t.test('/_negotiate explains the dictionary choice', async () => {
+      const ask = async (ad) => JSON.parse((await s.h2(`/_negotiate?path=/assets/app.v2.js&ae=${encodeURIComponent(CHROME_AE)}${ad === undefined ? '' : `&ad=${encodeURIComponent(ad)}`}`)).body);
+      const held = await ask(V1_HASH);
+      assert.equal(held.chosen, 'dcb');
+      assert.equal(held.source, 'dictionary');
+      assert.deepEqual(held.dictionary, {
+        match: RULE.match, useAsDictionary: USE_AS_DICTIONARY, offered: ['dcb', 'dcz'], available: '/assets/app.v1.js',
+        used: true, reason: 'dcb: a delta against /assets/app.v1.js',
+      });
+      const unknown = await ask(sfHash(Buffer.from('x')));
+      assert.equal(unknown.chosen, 'br');
+      assert.equal(unknown.dictionary.reason, 'the server holds no dictionary with that hash for this path');
+      assert.equal((await ask('nonsense')).dictionary.reason, 'Available-Dictionary is not an sf-binary SHA-256');
+      assert.equal((await ask(undefined)).dictionary.reason, 'no Available-Dictionary');
+      const other = JSON.parse((await s.h2('/_negotiate?path=/assets/lib.js')).body);
+      assert.equal(other.dictionary, undefined);
+    });
+
     await t.test('a dictionary whose file changed or vanished is forgotten', async () => {
       await fs.writeFile(path.join(s.root, 'assets', 'app.v1.js'), 'rebuilt in place');
       const changed = await s.h2('/assets/app.v2.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
