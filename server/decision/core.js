@@ -9,7 +9,7 @@ const { parseRequestPath } = require('../files/resolve-path');
 const { negotiate } = require('./negotiate');
 const { evaluatePreconditions, ifRangeAllows, NOT_MODIFIED, PRECONDITION_FAILED } = require('./conditional');
 const { parseRange, UNSATISFIABLE } = require('./range');
-const { createRepresentation, response, VARY } = require('./representation');
+const { createRepresentation, response } = require('./representation');
 const { requestedDictionary, dictionaryStatus } = require('./available-dictionary');
 const { BASE_CODING } = require('../compression/dictionary-codings');
 const { NONE, BUSY, pending, settle } = require('./selection');
@@ -324,8 +324,11 @@ class Core {
 
   // selection: settled. A descriptor, or a promise of one when a body has to be opened.
   present(isHead, selection, info, headers) {
-    if (selection.kind === 'none') return notAcceptable(this.offer(info).offered, isHead);
-    if (selection.kind === 'busy') return textResponse(503, 'all compression slots are busy, retry\n', isHead, { 'retry-after': '1', 'vary': VARY });
+    // Every answer about the file varies as its representations do (info.base.vary: with
+    // Available-Dictionary where a dictionary rule covers it), so a cache never hands one
+    // client's 406 or 503 to a client with another dictionary.
+    if (selection.kind === 'none') return notAcceptable(this.offer(info).offered, isHead, info.base.vary);
+    if (selection.kind === 'busy') return textResponse(503, 'all compression slots are busy, retry\n', isHead, { 'retry-after': '1', 'vary': info.base.vary });
     const rep = selection.rep;
     const precondition = evaluatePreconditions(headers, rep);
     if (precondition === NOT_MODIFIED) return rep.notModified;
@@ -335,7 +338,7 @@ class Core {
       const range = parseRange(rangeHeader, rep.size);
       if (range === UNSATISFIABLE) {
         return textResponse(416, 'range not satisfiable\n', isHead, {
-          'content-range': `bytes */${rep.size}`, 'etag': rep.etag, 'vary': VARY,
+          'content-range': `bytes */${rep.size}`, 'etag': rep.etag, 'vary': rep.vary,
         });
       }
       if (range !== null) return partial(rep, range, isHead, this.budget);
@@ -422,12 +425,12 @@ function dynamicTag(info, coding) {
 // current without another request.
 function preconditionFailed(rep, isHead) {
   return textResponse(412, 'precondition failed\n', isHead, {
-    'etag': rep.etag, 'last-modified': rep.lastModified, 'vary': VARY,
+    'etag': rep.etag, 'last-modified': rep.lastModified, 'vary': rep.vary,
   });
 }
 
-function notAcceptable(offered, isHead) {
-  return textResponse(406, `not acceptable; available content-codings: ${offered.join(', ')}\n`, isHead, { 'vary': VARY });
+function notAcceptable(offered, isHead, vary) {
+  return textResponse(406, `not acceptable; available content-codings: ${offered.join(', ')}\n`, isHead, { 'vary': vary });
 }
 
 // The slashed path of a directory, built from the normalised segments, each percent-encoded so

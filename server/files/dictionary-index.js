@@ -24,7 +24,7 @@ class DictionaryIndex {
   constructor({ store, rules, hidden, log }) {
     Object.assign(this, { store, rules, hidden, log });
     this.byRule = rules.map(() => new Map());
-    // FileInfo → its SHA-256, computed once per snapshot of a file.
+    // FileInfo → { hash, key (its base64) }, computed once per snapshot of a file.
     this.hashes = new WeakMap();
     this.closed = false;
   }
@@ -38,24 +38,27 @@ class DictionaryIndex {
     return this.byRule.reduce((n, m) => n + m.size, 0);
   }
 
-  // The SHA-256 of a file (FileInfo) with its bytes in memory; null for a streamed one.
-  hashOf(info) {
+  // { hash, key } of a file (FileInfo) with its bytes in memory: its SHA-256 and that in base64;
+  // null for a streamed one.
+  digestOf(info) {
     if (info.bytes === null) return null;
-    let hash = this.hashes.get(info);
-    if (hash === undefined) {
-      hash = sha256(info.bytes);
-      this.hashes.set(info, hash);
+    let digest = this.hashes.get(info);
+    if (digest === undefined) {
+      const hash = sha256(info.bytes);
+      digest = { hash, key: hash.toString('base64') };
+      this.hashes.set(info, digest);
     }
-    return hash;
+    return digest;
   }
 
-  // Records `info` (a file its rule covers) as a dictionary of that rule.
+  // Records `info` (a file its rule covers) as a dictionary of that rule. Per request: no
+  // allocation once the file is known.
   note(info) {
     const rule = info.dictionaryRule;
-    const hash = rule === null ? null : this.hashOf(info);
-    if (hash === null) return;
+    const digest = rule === null ? null : this.digestOf(info);
+    if (digest === null) return;
     const entries = this.byRule[rule.index];
-    const key = hash.toString('base64');
+    const key = digest.key;
     if (entries.get(key) === info.rel) return;
     entries.delete(key);
     entries.set(key, info.rel);
@@ -75,8 +78,8 @@ class DictionaryIndex {
     } catch {
       info = null;
     }
-    const current = info !== null && info.kind === 'file' && info.dictionaryRule === rule && !this.hidden(info.real) ? this.hashOf(info) : null;
-    if (current !== null && current.equals(hash)) return info;
+    const current = info !== null && info.kind === 'file' && info.dictionaryRule === rule && !this.hidden(info.real) ? this.digestOf(info) : null;
+    if (current !== null && current.hash.equals(hash)) return info;
     if (entries.get(key) === rel) entries.delete(key);
     if (current !== null) this.note(info);
     return null;

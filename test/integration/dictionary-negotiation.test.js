@@ -100,6 +100,8 @@ forEachEngine((engine) => {
           const r = await get('/assets/app.v2.js', { 'accept-encoding': ae, ...(dictionary && { 'available-dictionary': dictionary }) });
           assert.equal(r.status, status, ae);
           assert.equal(r.headers['content-encoding'], coding, ae);
+          // The 406 too depends on the dictionary: a cache must not give it to a client holding one.
+          assert.equal(r.headers.vary, 'Accept-Encoding, Available-Dictionary', ae);
         }
       });
 
