@@ -1,0 +1,68 @@
+'use strict';
+// The dictionary index (files/dictionary-index.js) over a stand-in file store: a hash leads to
+// its file only while the store holds those bytes there; each rule keeps its MAX_PER_RULE most
+// recent hashes; files another rule covers, hidden or streamed files are never dictionaries.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { DictionaryIndex, MAX_PER_RULE } = require('../../server/files/dictionary-index');
+const { compileDictionaryRules } = require('../../server/site/dictionary-rules');
+const { sha256 } = require('../../server/compression/dictionary-codings');
+
+const RULES = compileDictionaryRules([{ match: '/a/*' }, { match: '/b/*' }]);
+
+// files: rel → FileInfo-like { kind, rel, real, bytes, dictionaryRule }
+function fixture(hidden = () => false) {
+  const files = new Map();
+  const store = {
+    current: (rel) => files.get(rel),
+    lookup: async (rel) => {
+      if (!files.has(rel)) throw Object.assign(new Error('not found'), { status: 404 });
+      return files.get(rel);
+    },
+  };
+  const put = (rel, text, rule = RULES[rel.startsWith('/a/') ? 0 : 1]) => {
+    const info = { kind: 'file', rel, real: `/root${rel}`, bytes: text === null ? null : Buffer.from(text), dictionaryRule: rule };
+    files.set(rel, info);
+    return info;
+  };
+  return { files, put, index: new DictionaryIndex({ store, rules: RULES, hidden, log: { warn() {}, debug() {} } }) };
+}
+
+test('a noted file is found by its hash, and only in its own rule', async () => {
+  const { put, index } = fixture();
+  index.note(put('/a/v1.js', 'one'));
+  assert.equal((await index.find(RULES[0], sha256('one'))).rel, '/a/v1.js');
+  assert.equal(await index.find(RULES[1], sha256('one')), null);
+  assert.equal(await index.find(RULES[0], sha256('two')), null);
+});
+
+test('a file that changed or vanished is forgotten', async () => {
+  const { put, files, index } = fixture();
+  index.note(put('/a/v1.js', 'one'));
+  put('/a/v1.js', 'rebuilt');
+  assert.equal(await index.find(RULES[0], sha256('one')), null);
+  assert.equal(index.size, 1, 'the new content is noted instead');
+  assert.equal((await index.find(RULES[0], sha256('rebuilt'))).rel, '/a/v1.js');
+  files.delete('/a/v1.js');
+  assert.equal(await index.find(RULES[0], sha256('rebuilt')), null);
+  assert.equal(index.size, 0);
+});
+
+test('hidden, streamed and uncovered files are never dictionaries', async () => {
+  const { put, index } = fixture((real) => real === '/root/a/secret.js');
+  index.note(put('/a/secret.js', 'secret'));
+  assert.equal(await index.find(RULES[0], sha256('secret')), null);
+  assert.equal(index.size, 0, 'find() dropped the hidden file');
+  index.note(put('/a/big.js', null));
+  index.note(put('/c/x.js', 'x', null));
+  assert.equal(index.size, 0);
+});
+
+test(`each rule keeps its ${MAX_PER_RULE} most recent hashes`, async () => {
+  const { put, index } = fixture();
+  for (let i = 0; i <= MAX_PER_RULE; i++) index.note(put(`/a/v${i}.js`, `version ${i}`));
+  assert.equal(index.size, MAX_PER_RULE);
+  assert.equal(await index.find(RULES[0], sha256('version 0')), null);
+  assert.equal((await index.find(RULES[0], sha256(`version ${MAX_PER_RULE}`))).rel, `/a/v${MAX_PER_RULE}.js`);
+});
