@@ -42,3 +42,13 @@ test('dcb and dcz round trips, and what they refuse', async () => {
   assert.equal(engines.accepts('dcb', magic), true);
   assert.equal(engines.accepts('dcz', dictionary), true);
 });
+
+test('a large dictionary keeps dcz small: the fast levels get tables sized to it', async () => {
+  const { appScript } = require('../helpers/dictionary-site');
+  const engines = createDictionaryEngines(createEngines());
+  const dictionary = Buffer.from(appScript('v1', 2 * 1024 * 1024));
+  const input = Buffer.from(appScript('v2', 2 * 1024 * 1024));
+  const body = await engines.compress('dcz', input, dictionary, sha256(dictionary));
+  assert.ok(body.length < input.length / 500, `dcz ${body.length} bytes for ${input.length}`);
+  assert.deepEqual(await engines.decompress('dcz', body, dictionary), input);
+});
