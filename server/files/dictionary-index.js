@@ -2,8 +2,9 @@
 // The dictionaries the server holds (RFC 9842): for each dictionary rule (site/dictionary-rules.js),
 // the SHA-256 of the files under the root its pattern matches, each naming the file it came
 // from. A file is hashed once per FileInfo (its bytes in memory: files up to bufferLimit) when
-// it is served, and, at start-up, when the scan of each rule's folder finds it, so a returning
-// visitor's Available-Dictionary is known before the file is asked for again.
+// it is served, and, at start-up, when the scan of each rule's folder finds it among the rule's
+// most recent files, so a returning visitor's Available-Dictionary is known before the file is
+// asked for again.
 //
 // An entry is only a lead: find() looks the file up through the file store, which checks it
 // against the disk as for a request, and hashes what it holds now, so a file that vanished or
@@ -86,37 +87,49 @@ class DictionaryIndex {
   }
 
   // Notes the files under the root that the rules match: for each rule, the folder before its
-  // first wildcard, walked (sub-folders too when a wildcard can cross "/", as "*" does).
-  // Resolves when done; failures are logged, never thrown.
+  // first wildcard, walked (sub-folders too when a wildcard can cross "/", as "*" does), and of
+  // its files the MAX_PER_RULE most recently modified, the releases returning visitors most
+  // likely hold; only those are read. Resolves when done; failures are logged, never thrown.
   async scan() {
-    let budget = MAX_SCAN_ENTRIES;
-    const seen = new Set();
+    const budget = { entries: MAX_SCAN_ENTRIES };
     for (const rule of this.rules) {
-      const star = rule.match.indexOf('*');
-      const literal = star === -1 ? rule.match : rule.match.slice(0, star);
-      const base = literal.slice(0, literal.lastIndexOf('/') + 1);
-      const queue = [base];
-      while (queue.length > 0 && budget > 0 && !this.closed) {
-        const dir = queue.shift();
-        let names;
-        try {
-          names = await fs.readdir(path.join(this.store.rootReal, dir), { withFileTypes: true });
-        } catch {
-          continue;
-        }
-        for (const entry of names.slice(0, budget)) {
-          budget--;
-          const rel = dir + entry.name;
-          if (entry.isDirectory()) {
-            if (star !== -1) queue.push(rel + '/');
-          } else if (entry.isFile() && rule.regex.test(rel) && !seen.has(rel) && !this.closed) {
-            seen.add(rel);
-            await this.noteFile(rel);
-          }
+      const found = await this.filesOf(rule, budget);
+      const dated = await Promise.all(found.map((rel) => fs.stat(path.join(this.store.rootReal, rel)).then(
+        (st) => ({ rel, mtimeMs: st.mtimeMs }), () => null)));
+      const newest = dated.filter((d) => d !== null).sort((a, b) => a.mtimeMs - b.mtimeMs).slice(-MAX_PER_RULE);
+      for (const { rel } of newest) {
+        if (this.closed) return;
+        await this.noteFile(rel);
+      }
+    }
+    if (budget.entries <= 0) this.log.warn(`dictionaries: the start-up scan stopped after ${MAX_SCAN_ENTRIES} directory entries; files past them become dictionaries when first served`);
+  }
+
+  // The paths of the regular files `rule` matches, walking at most budget.entries entries.
+  async filesOf(rule, budget) {
+    const star = rule.match.indexOf('*');
+    const literal = star === -1 ? rule.match : rule.match.slice(0, star);
+    const queue = [literal.slice(0, literal.lastIndexOf('/') + 1)];
+    const found = [];
+    while (queue.length > 0 && budget.entries > 0 && !this.closed) {
+      const dir = queue.shift();
+      let names;
+      try {
+        names = await fs.readdir(path.join(this.store.rootReal, dir), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of names.slice(0, budget.entries)) {
+        budget.entries--;
+        const rel = dir + entry.name;
+        if (entry.isDirectory()) {
+          if (star !== -1) queue.push(rel + '/');
+        } else if (entry.isFile() && rule.regex.test(rel)) {
+          found.push(rel);
         }
       }
     }
-    if (budget <= 0) this.log.warn(`dictionaries: the start-up scan stopped after ${MAX_SCAN_ENTRIES} directory entries; files past them become dictionaries when first served`);
+    return found;
   }
 
   async noteFile(rel) {

@@ -6,7 +6,10 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { DictionaryIndex, MAX_PER_RULE } = require('../../server/files/dictionary-index');
-const { compileDictionaryRules } = require('../../server/site/dictionary-rules');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { compileDictionaryRules, ruleFor } = require('../../server/site/dictionary-rules');
 const { sha256 } = require('../../server/compression/dictionary-codings');
 
 const RULES = compileDictionaryRules([{ match: '/a/*' }, { match: '/b/*' }]);
@@ -65,4 +68,34 @@ test(`each rule keeps its ${MAX_PER_RULE} most recent hashes`, async () => {
   assert.equal(index.size, MAX_PER_RULE);
   assert.equal(await index.find(RULES[0], sha256('version 0')), null);
   assert.equal((await index.find(RULES[0], sha256(`version ${MAX_PER_RULE}`))).rel, `/a/v${MAX_PER_RULE}.js`);
+});
+
+test(`the start-up scan reads only the ${MAX_PER_RULE} newest files of each rule, in sub-folders too`, async (t) => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dictionary-scan-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(root, 'a', 'deep'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'c'));
+  const count = MAX_PER_RULE + 2;
+  for (let i = 0; i < count; i++) {
+    const rel = i === count - 1 ? '/a/deep/newest.js' : `/a/v${i}.js`;
+    fs.writeFileSync(path.join(root, rel), `version ${i}`);
+    fs.utimesSync(path.join(root, rel), 1_000_000 + i, 1_000_000 + i);
+  }
+  fs.writeFileSync(path.join(root, 'c', 'x.js'), 'not covered');
+  const read = [];
+  const store = {
+    rootReal: root,
+    current: () => undefined,
+    lookup: async (rel) => {
+      read.push(rel);
+      return { kind: 'file', rel, real: path.join(root, rel), bytes: fs.readFileSync(path.join(root, rel)), dictionaryRule: ruleFor(RULES, rel) };
+    },
+  };
+  const index = new DictionaryIndex({ store, rules: RULES, hidden: () => false, log: { warn() {}, debug() {} } });
+  await index.scan();
+  assert.equal(read.length, MAX_PER_RULE);
+  assert.equal(index.size, MAX_PER_RULE);
+  assert.equal(await index.find(RULES[0], sha256('version 0')), null, 'the oldest is not read');
+  assert.equal(await index.find(RULES[0], sha256('version 1')), null);
+  assert.equal((await index.find(RULES[0], sha256(`version ${count - 1}`))).rel, '/a/deep/newest.js');
 });
