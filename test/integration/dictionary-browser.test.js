@@ -51,8 +51,10 @@ async function stage(t) {
 }
 
 forEachEngine((engine) => {
-  for (const [encodings, expected] of [[undefined, 'dcb'], [['zstd', 'br', 'gzip'], 'dcz']]) {
-    test(`Chromium gets app.v2.js as ${expected} against app.v1.js after a redeploy`, { timeout: 120_000 }, async (t) => {
+  // [--encodings, Chromium switches, the coding v2 must come in, the protocol]
+  const RUNS = [[undefined, [], 'dcb', 'h2'], [['zstd', 'br', 'gzip'], [], 'dcz', 'h2'], [undefined, ['--disable-http2'], 'dcb', 'http/1.1']];
+  for (const [encodings, extraArgs, expected, protocol] of RUNS) {
+    test(`Chromium gets app.v2.js as ${expected} against app.v1.js after a redeploy, over ${protocol}`, { timeout: 120_000 }, async (t) => {
       const skip = (await chromiumSkipReason()) || toolSkipReason('certutil', 'libnss3-tools');
       if (skip) {
         t.skip(skip);
@@ -61,7 +63,7 @@ forEachEngine((engine) => {
       const { root, home, caDir, certsDir } = await stage(t);
       const server = await startServer({ engine, root, certsDir, caDir, port: 0, host: '127.0.0.1', logLevel: 'silent', ...(encodings && { encodings }) });
       t.after(() => server.close({ timeoutMs: 2000 }));
-      const browser = await launchChromium({ home });
+      const browser = await launchChromium({ home, extraArgs });
       t.after(() => browser.close());
       const context = await newSecureContext(browser, { ignoreHTTPSErrors: false });
       const tab = await context.newPage();
@@ -74,12 +76,13 @@ forEachEngine((engine) => {
         if (!response.url().includes('/assets/')) return;
         responses.push(Promise.all([response.request().allHeaders(), response.allHeaders()]).then(([sent, got]) => ({
           path: new URL(response.url()).pathname, status: response.status(), availableDictionary: sent['available-dictionary'] ?? null,
-          acceptEncoding: sent['accept-encoding'], coding: got['content-encoding'] ?? 'identity',
+          acceptEncoding: sent['accept-encoding'], dictionaryId: sent['dictionary-id'] ?? null, coding: got['content-encoding'] ?? 'identity',
         })));
       });
       const origin = `https://localhost:${server.port}`;
       await tab.goto(`${origin}/`, { waitUntil: 'load' });
       assert.equal(await tab.evaluate(() => window.app?.version), 'v1');
+      assert.equal(await tab.evaluate(() => performance.getEntriesByType('navigation')[0].nextHopProtocol), protocol);
       const v1 = await fs.readFile(path.join(root, 'assets', 'app.v1.js'));
       const v1Hash = `:${crypto.createHash('sha256').update(v1).digest('base64')}:`;
 
@@ -91,6 +94,8 @@ forEachEngine((engine) => {
       const v2 = seen.find((r) => r.path === '/assets/app.v2.js');
       assert.ok(v2, `no request for app.v2.js: ${JSON.stringify(seen)}`);
       assert.equal(v2.availableDictionary, v1Hash, `requests: ${JSON.stringify(seen)}`);
+      // Chromium read the rule's id from Use-As-Dictionary and echoes it (RFC 9842 2.3).
+      assert.equal(v2.dictionaryId, '"app"');
       assert.match(v2.acceptEncoding, /\bdcb\b/);
       assert.match(v2.acceptEncoding, /\bdcz\b/);
       assert.equal(v2.status, 200);
