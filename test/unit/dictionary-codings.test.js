@@ -52,3 +52,14 @@ test('a large dictionary keeps dcz small: the fast levels get tables sized to it
   assert.ok(body.length < input.length / 500, `dcz ${body.length} bytes for ${input.length}`);
   assert.deepEqual(await engines.decompress('dcz', body, dictionary), input);
 });
+
+test('dcb compresses at quality 5 at least: below, Brotli 1.1 does not search the dictionary', async () => {
+  const { appScript } = require('../helpers/dictionary-site');
+  const engines = createDictionaryEngines(createEngines({ levels: { dynamic: { br: 2 } } }));
+  const dictionary = Buffer.from(appScript('v1', 40 * 1024));
+  const input = Buffer.from(appScript('v2', 40 * 1024));
+  const body = await engines.compress('dcb', input, dictionary, sha256(dictionary));
+  assert.ok(body.length < 200, `dcb ${body.length} bytes`);
+  assert.equal(engines.settingsTag('dcb'), '5w22');
+  assert.deepEqual(await engines.decompress('dcb', body, dictionary), input);
+});
