@@ -159,9 +159,12 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
     },
     /** The settings `level` of `coding` stands for (LEVELS, with --dynamic-levels and friends applied). */
     settingsFor,
-    /** zstd only: a frame made with `dictionary` as raw content (the dcz coding's, dictionary-codings.js). */
-    async compressWithDictionary(coding, input, dictionary) {
-      return engineFor(coding).compressWithDictionary(input, dictionary, settingsFor(coding, 'dynamic'));
+    /**
+     * zstd only: a frame made with `dictionary` as raw content (the dcz coding's,
+     * dictionary-codings.js), with `settings` (default: the on-the-fly ones).
+     */
+    async compressWithDictionary(coding, input, dictionary, settings = settingsFor(coding, 'dynamic')) {
+      return engineFor(coding).compressWithDictionary(input, dictionary, settings);
     },
     async decompressWithDictionary(coding, input, dictionary, { maxOutputLength } = {}) {
       return engineFor(coding).decompressWithDictionary(input, dictionary, maxOutputLength);

@@ -63,3 +63,14 @@ test('dcb compresses at quality 5 at least: below, Brotli 1.1 does not search th
   assert.equal(engines.settingsTag('dcb'), '5w22');
   assert.deepEqual(await engines.decompress('dcb', body, dictionary), input);
 });
+
+test('dcz compresses at level 3 at least: levels 1 and 2 match a dictionary poorly', async () => {
+  const { appScript } = require('../helpers/dictionary-site');
+  const engines = createDictionaryEngines(createEngines({ levels: { dynamic: { zstd: 1 } } }));
+  const dictionary = Buffer.from(appScript('v1'));
+  const input = Buffer.from(appScript('v2'));
+  const body = await engines.compress('dcz', input, dictionary, sha256(dictionary));
+  assert.ok(body.length < 500, `dcz ${body.length} bytes`);
+  assert.equal(engines.settingsTag('dcz'), '3');
+  assert.deepEqual(await engines.decompress('dcz', body, dictionary), input);
+});
