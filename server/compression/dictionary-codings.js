@@ -102,8 +102,16 @@ function createDictionaryEngines(engines, log = null) {
   };
 }
 
+/**
+ * The dictionary codings to offer, in server preference order: those `available` whose base
+ * coding is in `encodings` (--encodings), in the order of their base codings there.
+ */
+function deltaOrder(encodings, available) {
+  return encodings.flatMap((base) => available.filter((coding) => BASE_CODING[coding] === base));
+}
+
 function sha256(bytes) {
   return createHash('sha256').update(bytes).digest();
 }
 
-module.exports = { sha256,  DICTIONARY_CODINGS, BASE_CODING, HEADERS, HASH_BYTES, frame, unframe, createDictionaryEngines };
+module.exports = { sha256, deltaOrder,  DICTIONARY_CODINGS, BASE_CODING, HEADERS, HASH_BYTES, frame, unframe, createDictionaryEngines };

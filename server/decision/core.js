@@ -33,16 +33,14 @@ class Core {
   // site: { spa, listing, hidden(real) } (site/).
   // compressionBudget: the slots the cache and streaming compression share (compression-budget.js).
   // dictionaries: the DictionaryIndex (files/dictionary-index.js); dictionaryEngines: the dcb/dcz
-  // makers (compression/dictionary-codings.js); secure: whether requests come over TLS (RFC 9842
-  // offers dictionaries over HTTPS only).
-  constructor({ store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, secure }) {
-    Object.assign(this, { store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, secure });
+  // makers (compression/dictionary-codings.js); deltaCodings: the dictionary codings offered, in
+  // preference order (deltaOrder there), ahead of every other coding since a delta is smaller
+  // than any of them; secure: whether requests come over TLS (RFC 9842 offers dictionaries over
+  // HTTPS only).
+  constructor({ store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure }) {
+    Object.assign(this, { store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure });
     this.requests = 0;
     this.fileStates = new WeakMap();
-    // The dictionary codings this server offers, ahead of every other coding (a delta is smaller
-    // than any of them), in the order --encodings gives their base codings; none when a base
-    // coding is left out of --encodings.
-    this.deltaCodings = store.encodings.flatMap((base) => dictionaryEngines.available.filter((c) => BASE_CODING[c] === base));
     this.deltaKey = this.deltaCodings.join(',') + ',';
   }
 

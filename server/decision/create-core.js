@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const { ConfigError } = require('../errors');
 const { createEngines, VARIANT_EXTENSIONS } = require('../compression/codings');
-const { createDictionaryEngines } = require('../compression/dictionary-codings');
+const { createDictionaryEngines, deltaOrder } = require('../compression/dictionary-codings');
 const { DictionaryIndex } = require('../files/dictionary-index');
 const { CompressCache } = require('../compression/compress-cache');
 const { CompressionBudget } = require('../compression/compression-budget');
@@ -60,11 +60,16 @@ function createCore(options, log) {
     decompress: engines.decompress,
   });
   const dictionaries = new DictionaryIndex({ store, rules: site.dictionaryRules, hidden: site.hidden, log });
+  const hasRules = site.dictionaryRules.length > 0;
+  const dictionaryEngines = createDictionaryEngines(engines, hasRules ? log : null);
+  // Deltas are compressed on the fly: --no-dynamic makes none.
+  if (hasRules && !options.dynamic) log.warn('dictionaries: no dcb or dcz deltas with --no-dynamic (they are compressed on the fly); files are still marked with Use-As-Dictionary');
   // Scanned in the background: a request meanwhile finds what is known so far.
-  if (site.dictionaryRules.length > 0) dictionaries.scan();
+  if (hasRules) dictionaries.scan();
   return new Core({
     store, cache, engines, log, compressionBudget,
-    dictionaries, dictionaryEngines: createDictionaryEngines(engines, site.dictionaryRules.length > 0 ? log : null),
+    dictionaries, dictionaryEngines,
+    deltaCodings: options.dynamic ? deltaOrder(options.encodings, dictionaryEngines.available) : [],
     secure: options.https,
     negotiateEndpoint, negotiatePath: options.negotiateEndpoint,
     budget: new ByteBudget(options.bufferedBytesLimit),

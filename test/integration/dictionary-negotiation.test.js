@@ -178,6 +178,16 @@ forEachEngine((engine) => {
     assert.equal((await s.h2('/assets/app.v2.js', { headers: { ...headers, 'sec-fetch-mode': 'no-cors' } })).headers['content-encoding'], 'br');
   });
 
+  test('no deltas with --no-dynamic: they would be compressed on the fly', async (t) => {
+    const s = await startTestServer({ engine, files: FILES, dictionaries: [RULE], dynamic: false });
+    t.after(() => s.close());
+    await waitFor(() => s.stats.dictionaries >= 2, { what: 'the dictionary scan' });
+    const r = await s.h2('/assets/app.v2.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
+    assert.equal(r.headers['content-encoding'], undefined);
+    assert.equal(r.headers['use-as-dictionary'], USE_AS_DICTIONARY);
+    assert.deepEqual(r.body, V2);
+  });
+
   test('no dictionaries over plain HTTP (--no-tls)', async (t) => {
     const s = await startTestServer({ engine, files: FILES, dictionaries: [RULE], https: false });
     t.after(() => s.close());

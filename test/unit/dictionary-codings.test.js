@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
-const { frame, unframe, createDictionaryEngines, sha256 } = require('../../server/compression/dictionary-codings');
+const { frame, unframe, createDictionaryEngines, sha256, deltaOrder } = require('../../server/compression/dictionary-codings');
 const { createEngines } = require('../../server/compression/codings');
 
 const HASH = crypto.createHash('sha256').update('dictionary').digest();
@@ -73,4 +73,15 @@ test('dcz compresses at level 3 at least: levels 1 and 2 match a dictionary poor
   assert.ok(body.length < 500, `dcz ${body.length} bytes`);
   assert.equal(engines.settingsTag('dcz'), '3');
   assert.deepEqual(await engines.decompress('dcz', body, dictionary), input);
+});
+
+test('deltaOrder: the dictionary codings whose base coding --encodings names, in its order', () => {
+  const cases = [
+    [['br', 'zstd', 'gzip'], ['dcb', 'dcz'], ['dcb', 'dcz']],
+    [['zstd', 'br'], ['dcb', 'dcz'], ['dcz', 'dcb']],
+    [['gzip', 'zstd'], ['dcb', 'dcz'], ['dcz']],
+    [['br', 'zstd'], ['dcz'], ['dcz']],
+    [['gzip'], ['dcb', 'dcz'], []],
+  ];
+  for (const [encodings, available, expected] of cases) assert.deepEqual(deltaOrder(encodings, available), expected, encodings.join(','));
 });
