@@ -21,7 +21,6 @@ const HEADERS = Object.freeze({
 });
 /** Each dictionary coding's base coding. */
 const BASE_CODING = Object.freeze({ dcb: 'br', dcz: 'zstd' });
-const DICTIONARY_CODINGS = Object.freeze(Object.keys(BASE_CODING));
 // zstd's magic for a formatted dictionary (ZSTD_MAGIC_DICTIONARY, little-endian): zstd loads a
 // dictionary that starts with it as a formatted one, not as the raw content RFC 9842 requires,
 // and zstd-napi does not expose ZSTD_dct_rawContent, so such a dictionary gets no dcz.
@@ -114,4 +113,4 @@ function sha256(bytes) {
   return createHash('sha256').update(bytes).digest();
 }
 
-module.exports = { sha256, deltaOrder,  DICTIONARY_CODINGS, BASE_CODING, HEADERS, HASH_BYTES, frame, unframe, createDictionaryEngines };
+module.exports = { BASE_CODING, HEADERS, frame, unframe, sha256, deltaOrder, createDictionaryEngines };

@@ -59,4 +59,4 @@ function requestedDictionary(rule, secure, headers, responseHeaders) {
   return dictionaryStatus(rule, secure, headers, responseHeaders).hash;
 }
 
-module.exports = { parseAvailableDictionary, readableByRequester, dictionaryStatus, requestedDictionary, MAX_HEADER_LENGTH };
+module.exports = { parseAvailableDictionary, readableByRequester, dictionaryStatus, requestedDictionary };
