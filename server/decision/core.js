@@ -317,7 +317,7 @@ class Core {
     if (status.hash === null) return { hash: null, file: null, why: status.why };
     const held = await this.dictionaries.find(info.dictionaryRule, status.hash);
     if (held === null) return { hash: null, file: null, why: 'the server holds no dictionary with that hash for this path' };
-    return { hash: status.hash, file: held.rel, why: null };
+    return { hash: status.hash, file: held.kind === 'previous' ? `${held.rel} as it was before it changed` : held.rel, why: null };
   }
 
   // selection: settled. A descriptor, or a promise of one when a body has to be opened.
@@ -397,6 +397,7 @@ class Core {
       compressionSlots: this.compressionBudget.stats,
       compressCache: { ...this.cache.stats },
       dictionaries: this.dictionaries.size,
+      retiredDictionaries: this.dictionaries.retired.size,
       fileCache: this.store.stats,
       bufferedBytes: this.budget.stats,
       spoolDiskBytes: this.spoolDisk.stats,

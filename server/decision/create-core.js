@@ -43,6 +43,9 @@ function createCore(options, log) {
       : !engines.available.includes(coding) ? 'no variant and no engine for it in this runtime' : null;
   }
   const site = createSite(options);
+  // The index needs the store and hears from it: a file rewritten in place leaves its previous
+  // content as a dictionary.
+  let dictionaries = null;
   const store = new FileStore({
     rootReal,
     encodings: options.encodings,
@@ -58,8 +61,9 @@ function createCore(options, log) {
     dictionaryRules: site.dictionaryRules,
     log,
     decompress: engines.decompress,
+    onReplaced: (previous, current) => dictionaries.retire(previous, current),
   });
-  const dictionaries = new DictionaryIndex({ store, rules: site.dictionaryRules, hidden: site.hidden, log });
+  dictionaries = new DictionaryIndex({ store, rules: site.dictionaryRules, hidden: site.hidden, log });
   const hasRules = site.dictionaryRules.length > 0;
   const dictionaryEngines = createDictionaryEngines(engines, hasRules ? log : null);
   // Deltas are compressed on the fly: --no-dynamic makes none.

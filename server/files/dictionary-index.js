@@ -10,21 +10,36 @@
 // against the disk as for a request, and hashes what it holds now, so a file that vanished or
 // changed is forgotten there and then, and a stale entry can never yield a delta against other
 // bytes than the client's. Each rule keeps its MAX_PER_RULE most recently noted hashes.
+//
+// A file rewritten in place (same path, new bytes: lib.js rebuilt) leaves its previous content
+// behind as a dictionary of its rule, since the visitors who fetched it hold it: the file store
+// tells retire() when it replaces a file's snapshot. These are kept in memory only, the
+// RETIRED_MAX_ENTRIES most recent, RETIRED_MAX_BYTES in all, for RETIRED_MAX_AGE_MS at most.
 
 const fs = require('node:fs/promises');
 const path = require('node:path');
 const { sha256 } = require('../compression/dictionary-codings');
 
 const MAX_PER_RULE = 64;
+const RETIRED_MAX_ENTRIES = 64;
+const RETIRED_MAX_BYTES = 32 * 1024 * 1024;
+// Past a week most returning visitors' caches have moved on (and Chromium's dictionaries expire
+// with their freshness).
+const RETIRED_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 // The start-up scan reads at most this many directory entries in all, so a huge tree under a
 // broad pattern costs a bounded walk.
 const MAX_SCAN_ENTRIES = 20_000;
 
 class DictionaryIndex {
-  // store: the FileStore; rules: compiled dictionary rules; hidden(real): files never served.
-  constructor({ store, rules, hidden, log }) {
-    Object.assign(this, { store, rules, hidden, log });
+  // store: the FileStore; rules: compiled dictionary rules; hidden(real): files never served;
+  // now(): a clock in ms (tests pass their own).
+  constructor({ store, rules, hidden, log, now = () => performance.now() }) {
+    Object.assign(this, { store, rules, hidden, log, now });
     this.byRule = rules.map(() => new Map());
+    // Previous contents of files rewritten in place: key → { kind: 'previous', rule, rel, bytes,
+    // at }, oldest first.
+    this.retired = new Map();
+    this.retiredBytes = 0;
     // FileInfo → { hash, key (its base64) }, computed once per snapshot of a file.
     this.hashes = new WeakMap();
     this.closed = false;
@@ -66,11 +81,48 @@ class DictionaryIndex {
     if (entries.size > MAX_PER_RULE) entries.delete(entries.keys().next().value);
   }
 
-  // The FileInfo of the dictionary of `rule` whose SHA-256 is `hash` (a Buffer), as the disk
-  // holds it now, or null. Resolves; never rejects.
+  // The file store replaced the snapshot `previous` of a file by `current`: when a rule covers
+  // it and its content changed, the previous content stays a dictionary of that rule.
+  retire(previous, current) {
+    const rule = previous.dictionaryRule;
+    const old = rule === null || this.hidden(previous.real) ? null : this.digestOf(previous);
+    if (old === null || old.hash.equals(this.digestOf(current)?.hash ?? Buffer.alloc(0))) return;
+    if (previous.bytes.length > RETIRED_MAX_BYTES / 4) return;
+    this.dropRetired(old.key);
+    this.retired.set(old.key, { kind: 'previous', rule, rel: previous.rel, bytes: previous.bytes, at: this.now() });
+    this.retiredBytes += previous.bytes.length;
+    for (const key of this.retired.keys()) {
+      if (this.retired.size <= RETIRED_MAX_ENTRIES && this.retiredBytes <= RETIRED_MAX_BYTES) break;
+      this.dropRetired(key);
+    }
+  }
+
+  dropRetired(key) {
+    const entry = this.retired.get(key);
+    if (entry === undefined) return;
+    this.retired.delete(key);
+    this.retiredBytes -= entry.bytes.length;
+  }
+
+  // The dictionary of `rule` whose SHA-256 is `hash` (a Buffer): the FileInfo of the file as the
+  // disk holds it now, or { kind: 'previous', rel, bytes } for the previous content of a file
+  // rewritten in place; or null.
+  // Resolves; never rejects.
   async find(rule, hash) {
-    const entries = this.byRule[rule.index];
     const key = hash.toString('base64');
+    const live = await this.findFile(rule, hash, key);
+    if (live !== null) return live;
+    const retired = this.retired.get(key);
+    if (retired === undefined || retired.rule !== rule) return null;
+    if (this.now() - retired.at > RETIRED_MAX_AGE_MS) {
+      this.dropRetired(key);
+      return null;
+    }
+    return retired;
+  }
+
+  async findFile(rule, hash, key) {
+    const entries = this.byRule[rule.index];
     const rel = entries.get(key);
     if (rel === undefined) return null;
     let info;
@@ -142,4 +194,4 @@ class DictionaryIndex {
   }
 }
 
-module.exports = { DictionaryIndex, MAX_PER_RULE };
+module.exports = { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS };

@@ -53,9 +53,11 @@ class FileStore {
   // check a variant by content (variantAge). headerRules, dictionaryRules: compiled
   // (site/header-rules.js, site/dictionary-rules.js).
   // watch: fs.watch, a stand-in for tests, or false to check every entry per request.
+  // onReplaced(previous, current): told when a file's FileInfo gives way to a newer one (the file
+  // changed on disk), with both.
   // trustMs: the longest a watched entry is served from one check, should no event come.
-  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], dictionaryRules = [], log, decompress, watch = fs.watch }) {
-    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, dictionaryRules, log, decompress });
+  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], dictionaryRules = [], log, decompress, watch = fs.watch, onReplaced = () => {} }) {
+    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, dictionaryRules, log, decompress, onReplaced });
     this.extensions = variantCodings.map(([, ext]) => ext);
     this.names = watch === false ? null : new NameWatch({
       maxDirs: MAX_WATCHED_DIRS,
@@ -340,6 +342,7 @@ class FileStore {
 
   store(entry, info) {
     if (entry.info === info) return info;
+    if (entry.info !== null && entry.info.kind === 'file' && info.kind === 'file') this.onReplaced(entry.info, info);
     // Evicted during its check: the request still gets the info, the budget does not count it.
     if (this.entries.get(entry.rel) !== entry) {
       entry.info = info;

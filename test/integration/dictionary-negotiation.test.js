@@ -24,7 +24,10 @@ const V1_HASH = sfHash(V1);
 const RULE = { match: '/assets/app.*.js', matchDest: ['script'], id: 'app' };
 const USE_AS_DICTIONARY = 'match="/assets/app.*.js", match-dest=("script"), id="app"';
 const CHROME_AE = 'gzip, deflate, br, zstd, dcb, dcz';
-const FILES = { 'assets/app.v1.js': V1, 'assets/app.v2.js': V2, 'assets/lib.js': V2 };
+// An older release, deleted by a test.
+const V0 = Buffer.from(appScript('v0'));
+const V0_HASH = sfHash(V0);
+const FILES = { 'assets/app.v0.js': V0, 'assets/app.v1.js': V1, 'assets/app.v2.js': V2, 'assets/lib.js': V2 };
 
 const engines = createEngines();
 const dictionaryEngines = createDictionaryEngines(engines);
@@ -34,7 +37,7 @@ forEachEngine((engine) => {
     const s = await startTestServer({ engine, files: FILES, dictionaries: [RULE] });
     t.after(() => s.close());
     // The start-up scan finds v1 and v2 before anyone asks for them.
-    await waitFor(() => s.stats.dictionaries >= 2, { what: 'the dictionary scan' });
+    await waitFor(() => s.stats.dictionaries >= 3, { what: 'the dictionary scan' });
 
     for (const client of ['h2', 'h1']) {
       const get = (p, headers) => s[client](p, { headers });
@@ -156,13 +159,11 @@ forEachEngine((engine) => {
       assert.equal(other.dictionary, undefined);
     });
 
-    await t.test('a dictionary whose file changed or vanished is forgotten', async () => {
-      await fs.writeFile(path.join(s.root, 'assets', 'app.v1.js'), 'rebuilt in place');
-      const changed = await s.h2('/assets/app.v2.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
-      assert.equal(changed.headers['content-encoding'], 'br');
-      await fs.rm(path.join(s.root, 'assets', 'app.v1.js'));
-      const gone = await s.h2('/assets/app.v2.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
-      assert.equal(gone.headers['content-encoding'], 'br');
+    await t.test('a dictionary whose file vanished is forgotten', async () => {
+      const headers = { 'accept-encoding': CHROME_AE, 'available-dictionary': V0_HASH };
+      assert.equal((await s.h2('/assets/app.v2.js', { headers })).headers['content-encoding'], 'dcb');
+      await fs.rm(path.join(s.root, 'assets', 'app.v0.js'));
+      assert.equal((await s.h2('/assets/app.v2.js', { headers })).headers['content-encoding'], 'br');
     });
   });
 
@@ -172,16 +173,32 @@ forEachEngine((engine) => {
       headers: [{ match: 'assets/*.js', headers: { 'access-control-allow-origin': '*' } }],
     });
     t.after(() => s.close());
-    await waitFor(() => s.stats.dictionaries >= 2, { what: 'the dictionary scan' });
+    await waitFor(() => s.stats.dictionaries >= 3, { what: 'the dictionary scan' });
     const headers = { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH, 'sec-fetch-site': 'cross-site' };
     assert.equal((await s.h2('/assets/app.v2.js', { headers: { ...headers, 'sec-fetch-mode': 'cors', origin: 'https://elsewhere.example' } })).headers['content-encoding'], 'dcb');
     assert.equal((await s.h2('/assets/app.v2.js', { headers: { ...headers, 'sec-fetch-mode': 'no-cors' } })).headers['content-encoding'], 'br');
   });
 
+  test('a file rewritten in place is sent as a delta against its previous content', async (t) => {
+    const s = await startTestServer({ engine, files: { 'assets/lib.js': V1 }, dictionaries: [{ match: '/assets/lib.js' }] });
+    t.after(() => s.close());
+    const first = await s.h2('/assets/lib.js', { headers: { 'accept-encoding': CHROME_AE } });
+    assert.equal(first.headers['use-as-dictionary'], 'match="/assets/lib.js"');
+    await fs.writeFile(path.join(s.root, 'assets', 'lib.js'), V2);
+    await waitFor(async () => (await s.h2('/assets/lib.js')).body.equals(V2), { what: 'the server to see the new content' });
+    assert.equal(s.stats.retiredDictionaries, 1);
+    const r = await s.h2('/assets/lib.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
+    assert.equal(r.headers['content-encoding'], 'dcb');
+    assert.deepEqual(await dictionaryEngines.decompress('dcb', r.body, V1), V2);
+    const report = JSON.parse((await s.h2(`/_negotiate?path=/assets/lib.js&ae=dcz&ad=${encodeURIComponent(V1_HASH)}`)).body);
+    assert.equal(report.chosen, 'dcz');
+    assert.equal(report.dictionary.reason, 'dcz: a delta against /assets/lib.js as it was before it changed');
+  });
+
   test('no deltas with --no-dynamic: they would be compressed on the fly', async (t) => {
     const s = await startTestServer({ engine, files: FILES, dictionaries: [RULE], dynamic: false });
     t.after(() => s.close());
-    await waitFor(() => s.stats.dictionaries >= 2, { what: 'the dictionary scan' });
+    await waitFor(() => s.stats.dictionaries >= 3, { what: 'the dictionary scan' });
     const r = await s.h2('/assets/app.v2.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
     assert.equal(r.headers['content-encoding'], undefined);
     assert.equal(r.headers['use-as-dictionary'], USE_AS_DICTIONARY);
@@ -191,7 +208,7 @@ forEachEngine((engine) => {
   test('no dictionaries over plain HTTP (--no-tls)', async (t) => {
     const s = await startTestServer({ engine, files: FILES, dictionaries: [RULE], https: false });
     t.after(() => s.close());
-    await waitFor(() => s.stats.dictionaries >= 2, { what: 'the dictionary scan' });
+    await waitFor(() => s.stats.dictionaries >= 3, { what: 'the dictionary scan' });
     const r = await plainRequest(s.port, '/assets/app.v2.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
     assert.equal(r.status, 200);
     assert.equal(r.headers['content-encoding'], 'br');

@@ -5,7 +5,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { DictionaryIndex, MAX_PER_RULE } = require('../../server/files/dictionary-index');
+const { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS } = require('../../server/files/dictionary-index');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -98,4 +98,36 @@ test(`the start-up scan reads only the ${MAX_PER_RULE} newest files of each rule
   assert.equal(await index.find(RULES[0], sha256('version 0')), null, 'the oldest is not read');
   assert.equal(await index.find(RULES[0], sha256('version 1')), null);
   assert.equal((await index.find(RULES[0], sha256(`version ${count - 1}`))).rel, '/a/deep/newest.js');
+});
+
+test('a file rewritten in place leaves its previous content as a dictionary, bounded in count, bytes and age', async () => {
+  let clock = 0;
+  const { put, index } = fixture();
+  index.now = () => clock;
+  const v1 = put('/a/lib.js', 'first build');
+  index.note(v1);
+  const v2 = put('/a/lib.js', 'second build');
+  index.retire(v1, v2);
+  const previous = await index.find(RULES[0], sha256('first build'));
+  assert.deepEqual({ kind: previous.kind, rel: previous.rel, bytes: previous.bytes }, { kind: 'previous', rel: '/a/lib.js', bytes: Buffer.from('first build') });
+  assert.equal(await index.find(RULES[1], sha256('first build')), null, 'only for its own rule');
+  // The same bytes again (a touch) retire nothing; a file no rule covers neither.
+  index.retire(v2, put('/a/lib.js', 'second build'));
+  index.retire(put('/c/x.js', 'x', null), put('/c/x.js', 'y', null));
+  assert.equal(index.retired.size, 1);
+
+  clock += RETIRED_MAX_AGE_MS + 1;
+  assert.equal(await index.find(RULES[0], sha256('first build')), null, 'too old');
+  assert.equal(index.retired.size, 0);
+
+  for (let i = 0; i <= RETIRED_MAX_ENTRIES; i++) index.retire(put('/a/lib.js', `build ${i}`), put('/a/lib.js', `build ${i + 1}`));
+  assert.equal(index.retired.size, RETIRED_MAX_ENTRIES);
+  assert.equal(await index.find(RULES[0], sha256('build 0')), null, 'the oldest went first');
+  assert.equal((await index.find(RULES[0], sha256(`build ${RETIRED_MAX_ENTRIES}`))).kind, 'previous');
+
+  const big = 'x'.repeat(RETIRED_MAX_BYTES / 5);
+  for (let i = 0; i < 6; i++) index.retire(put('/a/big.js', big + i), put('/a/big.js', big + (i + 1)));
+  assert.ok(index.retiredBytes <= RETIRED_MAX_BYTES, `${index.retiredBytes} bytes`);
+  assert.equal(await index.find(RULES[0], sha256(big + 0)), null);
+  assert.equal((await index.find(RULES[0], sha256(big + 5))).kind, 'previous');
 });
