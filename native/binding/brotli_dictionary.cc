@@ -261,10 +261,19 @@ class DecompressWork : public DictionaryWork {
     double maxOutput_;
 };
 
+// The process has no usable Brotli (LoadApi's reason): callers check `available` first.
+void ThrowUnavailable(Napi::Env env, const std::string &why)
+{
+    Napi::Error error = Napi::Error::New(env, "Brotli with a dictionary is unavailable: " + why);
+    if (!error.IsEmpty() && error.Value().Set("code", Napi::String::New(env, "ERR_BROTLI_UNAVAILABLE")).IsJust())
+        error.ThrowAsJavaScriptException();
+}
+
 bool TwoBuffers(const Napi::CallbackInfo &info, const uint8_t **input, size_t *inputLen, const uint8_t **dictionary,
                 size_t *dictionaryLen)
 {
-    return GetBytes(info[0], "input", input, inputLen) && GetBytes(info[1], "dictionary", dictionary, dictionaryLen);
+    return GetBytes(info[0], "input", input, inputLen, Codec::kBrotli) &&
+           GetBytes(info[1], "dictionary", dictionary, dictionaryLen, Codec::kBrotli);
 }
 
 bool IntArg(Napi::Value value, const char *what, int min, int max, int *out)
@@ -273,8 +282,9 @@ bool IntArg(Napi::Value value, const char *what, int min, int max, int *out)
     if (value.IsNumber())
         n = value.As<Napi::Number>().DoubleValue();
     if (!value.IsNumber() || n != (double)(int)n || n < min || n > max) {
-        ThrowRangeError(value.Env(), std::string(what) + " must be an integer from " + std::to_string(min) + " to " +
-                                         std::to_string(max));
+        ThrowRangeError(value.Env(),
+                        std::string(what) + " must be an integer from " + std::to_string(min) + " to " + std::to_string(max),
+                        Codec::kBrotli);
         return false;
     }
     *out = (int)n;
@@ -290,7 +300,7 @@ Napi::Value Compress(const Napi::CallbackInfo &info)
     size_t inputLen, dictionaryLen;
     int quality, lgwin;
     if (api == nullptr) {
-        ThrowTypeError(info.Env(), why);
+        ThrowUnavailable(info.Env(), why);
         return Napi::Value();
     }
     if (!TwoBuffers(info, &input, &inputLen, &dictionary, &dictionaryLen) ||
@@ -308,13 +318,13 @@ Napi::Value Decompress(const Napi::CallbackInfo &info)
     const uint8_t *input, *dictionary;
     size_t inputLen, dictionaryLen;
     if (api == nullptr) {
-        ThrowTypeError(info.Env(), why);
+        ThrowUnavailable(info.Env(), why);
         return Napi::Value();
     }
     if (!TwoBuffers(info, &input, &inputLen, &dictionary, &dictionaryLen))
         return Napi::Value();
     if (!info[2].IsNumber() || !(info[2].As<Napi::Number>().DoubleValue() >= 1)) {
-        ThrowRangeError(info.Env(), "maxOutput must be a number >= 1");
+        ThrowRangeError(info.Env(), "maxOutput must be a number >= 1", Codec::kBrotli);
         return Napi::Value();
     }
     auto *work = new DecompressWork(info.Env(), api, info[0].As<Napi::Object>(), info[1].As<Napi::Object>(),

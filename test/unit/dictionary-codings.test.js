@@ -85,3 +85,22 @@ test('deltaOrder: the dictionary codings whose base coding --encodings names, in
   ];
   for (const [encodings, available, expected] of cases) assert.deepEqual(deltaOrder(encodings, available), expected, encodings.join(','));
 });
+
+test('the Brotli dictionary binding: argument errors thrown, corrupt or truncated input rejected', async () => {
+  const { brotliDictionary } = require('../../native/js/addon');
+  assert.equal(brotliDictionary.available, true, brotliDictionary.unavailableReason);
+  assert.ok(brotliDictionary.version >= 0x1001000, brotliDictionary.version.toString(16));
+  const d = Buffer.from('dictionary ');
+  const bad = [
+    [() => brotliDictionary.compress('text', d, 5, 22), TypeError, /^input must be/],
+    [() => brotliDictionary.compress(d, null, 5, 22), TypeError, /^dictionary must be/],
+    [() => brotliDictionary.compress(d, d, 12, 22), RangeError, /^quality must be an integer from 0 to 11$/],
+    [() => brotliDictionary.compress(d, d, 5, 25), RangeError, /^lgwin must be an integer from 10 to 24$/],
+    [() => brotliDictionary.decompress(d, d, 0), RangeError, /^maxOutput must be a number >= 1$/],
+  ];
+  for (const [call, name, message] of bad) assert.throws(call, { name: name.name, code: 'ERR_BROTLI_INVALID_ARGUMENT', message });
+  const body = await brotliDictionary.compress(Buffer.from('dictionary text'), d, 5, 22);
+  await assert.rejects(brotliDictionary.decompress(body.subarray(0, body.length - 1), d, 1000), { code: 'ERR_BROTLI_TRUNCATED' });
+  await assert.rejects(brotliDictionary.decompress(Buffer.concat([body, Buffer.from('x')]), d, 1000), { code: 'ERR_BROTLI_TRAILING' });
+  await assert.rejects(brotliDictionary.decompress(Buffer.from([0xff, 0xff, 0xff]), d, 1000), { code: 'ERR_BROTLI_DECODE' });
+});
