@@ -21,6 +21,8 @@ void ThrowWithCode(const Napi::Error &error, const char *code)
 
 const char *InvalidArgumentCode(Codec codec)
 {
+    if (codec == Codec::kBrotli)
+        return "ERR_BROTLI_INVALID_ARGUMENT";
     return codec == Codec::kHpack ? hpack_strerror(HPACK_ERR_INVALID_ARGUMENT)
                                   : qpack_strerror(QPACK_ERR_INVALID_ARGUMENT);
 }

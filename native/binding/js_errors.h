@@ -26,9 +26,10 @@
 #include "hpack.h"
 
 // The codec a class belongs to, which names its errors' codes: an argument
-// error is ERR_HPACK_INVALID_ARGUMENT or ERR_QPACK_INVALID_ARGUMENT. The
-// argument readers default to HPACK, the codec of most callers.
-enum class Codec { kHpack, kQpack };
+// error is ERR_HPACK_INVALID_ARGUMENT, ERR_QPACK_INVALID_ARGUMENT or (Brotli with
+// a dictionary, brotli_dictionary.cc) ERR_BROTLI_INVALID_ARGUMENT. The argument
+// readers default to HPACK, the codec of most callers.
+enum class Codec { kHpack, kQpack, kBrotli };
 
 // Throw an Error for an enum hpack_error; .code is its hpack_strerror name.
 void ThrowHpackError(Napi::Env env, int err, const char *what);

@@ -173,6 +173,18 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
     createCompressStream(coding, { level, sizeHint } = {}) {
       return engineFor(coding).createCompressStream(settingsFor(coding, level), sizeHint);
     },
+    /** The settings `level` of `coding` stands for (LEVELS, with --dynamic-levels and friends applied). */
+    settingsFor,
+    /**
+     * zstd only: a frame made with `dictionary` as raw content (the dcz coding's,
+     * dictionary-codings.js), with `settings` (default: the on-the-fly ones).
+     */
+    async compressWithDictionary(coding, input, dictionary, settings = settingsFor(coding, 'dynamic')) {
+      return engineFor(coding).compressWithDictionary(input, dictionary, settings);
+    },
+    async decompressWithDictionary(coding, input, dictionary, { maxOutputLength } = {}) {
+      return engineFor(coding).decompressWithDictionary(input, dictionary, maxOutputLength);
+    },
     async decompress(coding, input, { maxOutputLength } = {}) {
       if (maxOutputLength !== undefined && !(Number.isInteger(maxOutputLength) && maxOutputLength >= 1 && maxOutputLength <= MAX_LENGTH)) {
         throw codedError(`maxOutputLength must be an integer from 1 to ${MAX_LENGTH}, got ${maxOutputLength}`, 'ERR_OUT_OF_RANGE', RangeError);

@@ -53,11 +53,13 @@ class CompressCache {
    * no slot for `coding`. A failed compression rejects every waiter and is not
    * cached.
    * @param {string} key
-   * @param {string} coding one of engines.available.
+   * @param {string} coding one of engines.available, or a dictionary coding (dcb, dcz).
    * @param {() => Promise<Buffer>} loadSource reads the identity body; called only when compressing.
+   * @param {(input: Buffer) => Promise<Buffer>} [compress] makes the output (default: engines.compress
+   *   at this cache's level); the dictionary codings pass theirs.
    * @returns {Promise<Buffer|null>}
    */
-  async getOrCompress(key, coding, loadSource) {
+  async getOrCompress(key, coding, loadSource, compress = (input) => this.engines.compress(coding, input, { level: this.level })) {
     const cached = this.get(key);
     if (cached !== undefined) return cached;
     this.counters.misses++;
@@ -70,7 +72,7 @@ class CompressCache {
     }
     this.counters.compressions++;
     // finally() callbacks always run later, so the job is registered before it can be removed.
-    const job = this.#compressAndStore(key, coding, loadSource).finally(() => {
+    const job = this.#compressAndStore(key, loadSource, compress).finally(() => {
       this.inflight.delete(key);
       release();
     });
@@ -78,8 +80,8 @@ class CompressCache {
     return job;
   }
 
-  async #compressAndStore(key, coding, loadSource) {
-    const output = await this.engines.compress(coding, await loadSource(), { level: this.level });
+  async #compressAndStore(key, loadSource, compress) {
+    const output = await compress(await loadSource());
     this.#store(key, output);
     return output;
   }

@@ -6,7 +6,7 @@
 //   iltorb and lzma-native. It also runs every fs call, so one thread is left to file reads:
 //   an lzma-native job holds its thread for a whole buffer, and with every thread compressing
 //   no response could read its file.
-// - zstd runs on its own worker threads (zstd.js, ZSTD_POOL_SIZE).
+// - zstd and dcz run on zstd's own worker threads (zstd.js, ZSTD_POOL_SIZE); dcb on libuv's.
 // A compression admitted beyond its pool's threads would not start sooner: it would queue,
 // holding its input and output, while the request could be answered now with a variant or
 // identity. So a full pool refuses (tryAcquire returns null) and the caller renegotiates or
@@ -19,7 +19,7 @@ const UV_DEFAULT_THREADS = 4;
 
 /** The pool each coding's compressions run on. */
 function poolOf(coding) {
-  return coding === 'zstd' ? 'zstd' : 'libuv';
+  return coding === 'zstd' || coding === 'dcz' ? 'zstd' : 'libuv';
 }
 
 /** Slots per pool, from the threads the process really has. */

@@ -143,6 +143,9 @@ function createZstdEngine() {
     compress: (input, { level }) => pickWorker().request({ op: 'compress', level }, input),
     createCompressStream: ({ level }) => new ZstdCompressStream(level),
     decompress: (input, maxOutputLength) => pickWorker().request({ op: 'decompress', maxOutputLength }, input),
+    // The dictionary is copied to the worker with the message (structured clone).
+    compressWithDictionary: (input, dictionary, { level }) => pickWorker().request({ op: 'compress-dict', level, dictionary }, input),
+    decompressWithDictionary: (input, dictionary, maxOutputLength) => pickWorker().request({ op: 'decompress-dict', dictionary, maxOutputLength }, input),
   };
 }
 

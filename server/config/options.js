@@ -9,6 +9,7 @@ const { ConfigError } = require('../errors');
 const { closest } = require('./did-you-mean');
 const { readConfigFile } = require('../site/config-file');
 const { compileHeaderRules } = require('../site/header-rules');
+const { compileDictionaryRules } = require('../site/dictionary-rules');
 const { SERVER, envName, negated, defaultOf } = require('./schema');
 const { parseFlags, checkValue, applyEntries } = require('./flags');
 
@@ -82,10 +83,12 @@ function normalizeOptions(input = {}) {
   for (const key of Object.keys(input)) labels[key] ??= SERVER.find((e) => e.key === key).flag !== undefined ? undefined : key;
   const out = applyEntries(SERVER, raw, labels);
   out.config = site.file ?? undefined;
-  try {
-    compileHeaderRules(out.headers);
-  } catch (err) {
-    throw new ConfigError(labels.headers !== undefined ? `${site.label}: ${err.message}` : err.message);
+  for (const [key, compile] of [['headers', compileHeaderRules], ['dictionaries', compileDictionaryRules]]) {
+    try {
+      compile(out[key]);
+    } catch (err) {
+      throw new ConfigError(labels[key] !== undefined ? `${site.label}: ${err.message}` : err.message);
+    }
   }
   if (Boolean(out.cert) !== Boolean(out.key)) throw new ConfigError('--cert and --key go together');
   if (!out.https) {

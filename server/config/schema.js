@@ -41,6 +41,20 @@ const HEADER_RULES_SCHEMA = {
     additionalProperties: false,
   },
 };
+// Checked by dictionary-rules.js (RFC 9842 2.1.3: an id of up to 1024 printable characters).
+const DICTIONARY_RULES_SCHEMA = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      match: { type: 'string' },
+      matchDest: { type: 'array', items: { type: 'string' }, uniqueItems: true },
+      id: { type: 'string', minLength: 1, maxLength: 1024 },
+    },
+    required: ['match'],
+    additionalProperties: false,
+  },
+};
 // tls.createServer takes either.
 const PEM = { type: 'string', tsType: 'string | Buffer' };
 const PEM_PAIR = { type: 'object', properties: { cert: PEM, key: PEM }, required: ['cert', 'key'], additionalProperties: false };
@@ -96,6 +110,8 @@ const SERVER = [
   { flag: 'help', key: 'help', bool: true, file: false, help: 'show this help' },
   // The site's response-header rules (header-rules.js checks them).
   { key: 'headers', def: [], schema: HEADER_RULES_SCHEMA, help: 'response-header rules: [{ "match": GLOB, "headers": { NAME: VALUE } }]' },
+  // Compression dictionaries, RFC 9842 (dictionary-rules.js checks them; docs/dictionaries.md).
+  { key: 'dictionaries', def: [], schema: DICTIONARY_RULES_SCHEMA, help: 'dictionary rules: [{ "match": "/assets/app.*.js", "matchDest": ["script"], "id": "app" }]' },
   // API only: what a program embedding the server passes.
   { key: 'tls', file: false, parse: p.objectOf('{ cert, key } of PEM strings', PEM_PAIR), help: 'certificate and key contents, instead of --cert/--key files' },
   { key: 'logger', file: false, parse: p.objectOf('a Logger', { type: 'object', tsType: 'Logger' }), help: 'a Logger (server/log/logger.js) to write to' },

@@ -9,7 +9,9 @@ const { parseRequestPath } = require('../files/resolve-path');
 const { negotiate } = require('./negotiate');
 const { evaluatePreconditions, ifRangeAllows, NOT_MODIFIED, PRECONDITION_FAILED } = require('./conditional');
 const { parseRange, UNSATISFIABLE } = require('./range');
-const { createRepresentation, response, VARY } = require('./representation');
+const { createRepresentation, response } = require('./representation');
+const { requestedDictionary, dictionaryStatus } = require('./available-dictionary');
+const { BASE_CODING } = require('../compression/dictionary-codings');
 const { NONE, BUSY, pending, settle } = require('./selection');
 const { explanation } = require('./explain');
 const { savesBytes } = require('../compression/compressibility');
@@ -20,6 +22,8 @@ const { notFound } = require('../site/not-found');
 const { listDirectory } = require('../site/listing');
 
 const RESTARTS = 2;
+// Delta representations kept per file snapshot (each client's dictionary makes its own).
+const DELTA_REPS = 8;
 const TEXT = 'text/plain; charset=utf-8';
 
 class Core {
@@ -28,10 +32,16 @@ class Core {
   // compression spools keep on disk. logAccess: see access-log.js; the engines call it.
   // site: { spa, listing, hidden(real) } (site/).
   // compressionBudget: the slots the cache and streaming compression share (compression-budget.js).
-  constructor({ store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site }) {
-    Object.assign(this, { store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site });
+  // dictionaries: the DictionaryIndex (files/dictionary-index.js); dictionaryEngines: the dcb/dcz
+  // makers (compression/dictionary-codings.js); deltaCodings: the dictionary codings offered, in
+  // preference order (deltaOrder there), ahead of every other coding since a delta is smaller
+  // than any of them; secure: whether requests come over TLS (RFC 9842 offers dictionaries over
+  // HTTPS only).
+  constructor({ store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure }) {
+    Object.assign(this, { store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure });
     this.requests = 0;
     this.fileStates = new WeakMap();
+    this.deltaKey = this.deltaCodings.join(',') + ',';
   }
 
   // Never rejects: unexpected failures become a 500 descriptor.
@@ -99,7 +109,15 @@ class Core {
 
   // A descriptor, or a promise of one.
   serveFile(isHead, info, headers) {
-    const selection = this.select(info, headers['accept-encoding']);
+    const ae = headers['accept-encoding'];
+    let selection;
+    if (info.dictionaryRule === null) {
+      selection = this.select(info, ae);
+    } else {
+      this.dictionaries.note(info);
+      const hash = requestedDictionary(info.dictionaryRule, this.secure, headers, info.base.extraHeaders);
+      selection = hash === null ? this.select(info, ae) : this.selectDelta(info, ae, hash);
+    }
     if (selection.kind === 'pending') return selection.pending.then((settled) => this.present(isHead, settled, info, headers));
     return this.present(isHead, selection, info, headers);
   }
@@ -111,6 +129,61 @@ class Core {
     if (coding === null) return NONE;
     const selection = this.represent(info, coding);
     return selection.kind === 'rep' ? selection : this.giveWay(info, ae, selection);
+  }
+
+  // A request that names a dictionary (hash): the usual negotiation with the delta codings
+  // offered first. A delta chosen is made against the dictionary once the index has found it
+  // and checked its hash; without it (unknown, vanished, changed) the request is negotiated as
+  // if it had named none.
+  selectDelta(info, ae, hash) {
+    if (this.deltaCodings.length === 0 || info.bytes === null || !info.compressible) return this.select(info, ae);
+    const offer = this.offer(info);
+    const coding = negotiate(ae, [...this.deltaCodings, ...offer.offered], this.deltaKey + offer.offeredKey);
+    if (!Object.hasOwn(BASE_CODING, coding ?? '')) return this.select(info, ae);
+    return pending(this.dictionaries.find(info.dictionaryRule, hash).then((dictionary) => {
+      if (dictionary === null || !this.dictionaryEngines.accepts(coding, dictionary.bytes)) return settle(this.select(info, ae));
+      return this.delta(info, ae, coding, dictionary.bytes, hash);
+    }));
+  }
+
+  // The file in the delta `coding` against `dictionary` (whose SHA-256 is `hash`): a settled
+  // Selection, through the compression cache (one compression per file, coding and dictionary
+  // at a time). Past the compression cap, or when the delta is not smaller than the file, what
+  // the request would have had without a dictionary.
+  async delta(info, ae, coding, dictionary, hash) {
+    const hex = hash.toString('hex');
+    const key = `${info.cacheKeyPrefix}${coding}\0${hex}`;
+    let bytes = this.cache.get(key);
+    try {
+      bytes ??= await this.cache.getOrCompress(key, coding, () => Promise.resolve(info.bytes),
+        (input) => this.dictionaryEngines.compress(coding, input, dictionary, hash));
+    } catch (err) {
+      this.log.error(`${coding} compression of ${info.real} failed: ${err.message}`);
+      bytes = null;
+    }
+    if (bytes === null) return settle(this.fallback(info, ae));
+    if (!savesBytes(bytes.length, info.stat.size)) return settle(this.select(info, ae));
+    return this.deltaRep(info, coding, hex, bytes).selection;
+  }
+
+  // A delta's bytes depend on the file, the dictionary, the coding and its settings, all in its
+  // ETag, which is strong so that Range requests can be resumed with If-Range (RFC 9110 8.8.1):
+  // the same inputs give the same bytes.
+  deltaRep(info, coding, hex, bytes) {
+    const state = this.fileState(info);
+    state.deltas ??= new Map();
+    const name = `${coding}-${hex}`;
+    const memo = state.deltas.get(name);
+    if (memo !== undefined && memo.bytes === bytes) return memo;
+    const rep = createRepresentation({
+      ...info.base, coding, source: 'dictionary', size: bytes.length,
+      etag: `"${info.identityTag}-${coding}${this.dictionaryEngines.settingsTag(coding)}-${hex.slice(0, 16)}"`,
+      bytes, path: null, stat: null, rangeable: true,
+    });
+    state.deltas.delete(name);
+    state.deltas.set(name, rep);
+    if (state.deltas.size > DELTA_REPS) state.deltas.delete(state.deltas.keys().next().value);
+    return rep;
   }
 
   // The file's offer (offered, offeredKey, unavailable): its FileInfo's, less the codings
@@ -205,7 +278,9 @@ class Core {
   // What a GET of `target` with Accept-Encoding `ae` (undefined: none) gets and why, for
   // /_negotiate: the same lookup and select() as a request. Rejects with a RequestError (404;
   // 400 for a directory).
-  async explain(target, ae) {
+  // headers: the request's other headers (Available-Dictionary, Sec-Fetch-*), for the
+  // dictionary part of the report.
+  async explain(target, ae, headers = {}) {
     const found = await this.findFile(parseRequestPath(target));
     if (found.info === undefined) throw new RequestError(400, 'ERR_DIRECTORY', 'path names a directory; add a trailing slash');
     const info = found.info;
@@ -217,14 +292,41 @@ class Core {
       const selection = await settle(this.represent(info, coding));
       sizes[coding] = selection.kind === 'rep' ? selection.rep.size : null;
     }
-    const selection = await settle(this.select(info, ae));
-    return explanation({ info, offer: this.offer(info), preference: this.store.encodings, ae, selection, sizes });
+    const dictionary = await this.explainDictionary(info, headers);
+    const selection = await settle(dictionary.hash === null ? this.select(info, ae) : this.selectDelta(info, ae, dictionary.hash));
+    const report = explanation({ info, offer: this.offer(info), preference: this.store.encodings, ae, selection, sizes });
+    if (info.dictionaryRule === null) return report;
+    const delta = selection.kind === 'rep' && selection.rep.source === 'dictionary';
+    return {
+      ...report,
+      dictionary: {
+        match: info.dictionaryRule.match,
+        useAsDictionary: info.dictionaryRule.header,
+        offered: this.deltaCodings,
+        available: dictionary.file,
+        used: delta,
+        reason: delta ? `${selection.rep.coding}: a delta against ${dictionary.file}` : dictionary.why ?? 'a coding without dictionary ranks higher',
+      },
+    };
+  }
+
+  // { hash, file, why } of the request's Available-Dictionary for `info`: hash null when no
+  // delta can be made (why says why), file the path of the dictionary the server holds.
+  async explainDictionary(info, headers) {
+    const status = dictionaryStatus(info.dictionaryRule, this.secure, headers, info.base.extraHeaders);
+    if (status.hash === null) return { hash: null, file: null, why: status.why };
+    const held = await this.dictionaries.find(info.dictionaryRule, status.hash);
+    if (held === null) return { hash: null, file: null, why: 'the server holds no dictionary with that hash for this path' };
+    return { hash: status.hash, file: held.kind === 'previous' ? `${held.rel} as it was before it changed` : held.rel, why: null };
   }
 
   // selection: settled. A descriptor, or a promise of one when a body has to be opened.
   present(isHead, selection, info, headers) {
-    if (selection.kind === 'none') return notAcceptable(this.offer(info).offered, isHead);
-    if (selection.kind === 'busy') return textResponse(503, 'all compression slots are busy, retry\n', isHead, { 'retry-after': '1', 'vary': VARY });
+    // Every answer about the file varies as its representations do (info.base.vary: with
+    // Available-Dictionary where a dictionary rule covers it), so a cache never hands one
+    // client's 406 or 503 to a client with another dictionary.
+    if (selection.kind === 'none') return notAcceptable(this.offer(info).offered, isHead, info.base.vary);
+    if (selection.kind === 'busy') return textResponse(503, 'all compression slots are busy, retry\n', isHead, { 'retry-after': '1', 'vary': info.base.vary });
     const rep = selection.rep;
     const precondition = evaluatePreconditions(headers, rep);
     if (precondition === NOT_MODIFIED) return rep.notModified;
@@ -234,7 +336,7 @@ class Core {
       const range = parseRange(rangeHeader, rep.size);
       if (range === UNSATISFIABLE) {
         return textResponse(416, 'range not satisfiable\n', isHead, {
-          'content-range': `bytes */${rep.size}`, 'etag': rep.etag, 'vary': VARY,
+          'content-range': `bytes */${rep.size}`, 'etag': rep.etag, 'vary': rep.vary,
         });
       }
       if (range !== null) return partial(rep, range, isHead, this.budget);
@@ -269,6 +371,7 @@ class Core {
   }
 
   close() {
+    this.dictionaries.close();
     this.store.close();
   }
 
@@ -289,6 +392,8 @@ class Core {
       streamingCompressions: this.compressionBudget.inUse('stream'),
       compressionSlots: this.compressionBudget.stats,
       compressCache: { ...this.cache.stats },
+      dictionaries: this.dictionaries.size,
+      retiredDictionaries: this.dictionaries.retired.size,
       fileCache: this.store.stats,
       bufferedBytes: this.budget.stats,
       spoolDiskBytes: this.spoolDisk.stats,
@@ -315,12 +420,12 @@ function dynamicTag(info, coding) {
 // current without another request.
 function preconditionFailed(rep, isHead) {
   return textResponse(412, 'precondition failed\n', isHead, {
-    'etag': rep.etag, 'last-modified': rep.lastModified, 'vary': VARY,
+    'etag': rep.etag, 'last-modified': rep.lastModified, 'vary': rep.vary,
   });
 }
 
-function notAcceptable(offered, isHead) {
-  return textResponse(406, `not acceptable; available content-codings: ${offered.join(', ')}\n`, isHead, { 'vary': VARY });
+function notAcceptable(offered, isHead, vary) {
+  return textResponse(406, `not acceptable; available content-codings: ${offered.join(', ')}\n`, isHead, { 'vary': vary });
 }
 
 // The slashed path of a directory, built from the normalised segments, each percent-encoded so

@@ -7,6 +7,8 @@ const cluster = require('node:cluster');
 const fs = require('node:fs');
 const { ConfigError } = require('../errors');
 const { createEngines, warnUnavailable, VARIANT_EXTENSIONS } = require('../compression/codings');
+const { createDictionaryEngines, deltaOrder } = require('../compression/dictionary-codings');
+const { DictionaryIndex } = require('../files/dictionary-index');
 const { CompressCache } = require('../compression/compress-cache');
 const { CompressionBudget } = require('../compression/compression-budget');
 const { FileStore } = require('../files/file-store');
@@ -45,6 +47,9 @@ function createCore(options, log) {
       : !engines.available.includes(coding) ? 'no variant and no engine for it in this runtime' : null;
   }
   const site = createSite(options);
+  // The index needs the store and hears from it: a file rewritten in place leaves its previous
+  // content as a dictionary.
+  let dictionaries = null;
   const store = new FileStore({
     rootReal,
     encodings: options.encodings,
@@ -57,12 +62,24 @@ function createCore(options, log) {
     trustMs: options.watchMaxAgeMs,
     cacheControl: options.cacheControl,
     headerRules: site.headerRules,
+    dictionaryRules: site.dictionaryRules,
     log,
     decompress: engines.decompress,
     cacheDir: rootCacheDir(realCacheDir(options.cacheDir), rootReal),
+    onReplaced: (previous, current) => dictionaries.retire(previous, current),
   });
+  dictionaries = new DictionaryIndex({ store, rules: site.dictionaryRules, hidden: site.hidden, log });
+  const hasRules = site.dictionaryRules.length > 0;
+  const dictionaryEngines = createDictionaryEngines(engines, hasRules ? log : null);
+  // Deltas are compressed on the fly: --no-dynamic makes none.
+  if (hasRules && !options.dynamic) log.warn('dictionaries: no dcb or dcz deltas with --no-dynamic (they are compressed on the fly); files are still marked with Use-As-Dictionary');
+  // Scanned in the background: a request meanwhile finds what is known so far.
+  if (hasRules) dictionaries.scan();
   return new Core({
     store, cache, engines, log, compressionBudget,
+    dictionaries, dictionaryEngines,
+    deltaCodings: options.dynamic ? deltaOrder(options.encodings, dictionaryEngines.available) : [],
+    secure: options.https,
     negotiateEndpoint, negotiatePath: options.negotiateEndpoint,
     budget: new ByteBudget(options.bufferedBytesLimit),
     spoolDisk: new ByteBudget(options.spoolDiskBytes),

@@ -53,6 +53,8 @@ function reasonFor(offer, ae, chosen, variants, preference) {
     parts.push(usable.length === 0
       ? `no acceptable coding is available; this file can be sent as ${offer.offered.join(', ')}`
       : 'every acceptable coding needs on-the-fly compression and all compression slots are busy');
+  } else if (chosen.source === 'dictionary') {
+    parts.push(`${chosen.coding} is a delta against a dictionary the client holds (Available-Dictionary); at equal q-values the dictionary codings come before every other (RFC 9842)`);
   } else if (ae !== undefined) {
     const first = negotiate(ae, offer.offered, offer.offeredKey);
     if (first !== chosen.coding) {

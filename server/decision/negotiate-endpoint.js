@@ -1,8 +1,8 @@
 'use strict';
-// GET /_negotiate?path=/app.js&ae=<Accept-Encoding> (path set by --negotiate-endpoint): explains,
-// as JSON, what a request for `path` with that Accept-Encoding would get; without `ae` it
-// evaluates this request's own Accept-Encoding (a page cannot read the header its browser
-// sends). The answer is Core#explain's: the server's real decision, not a re-implementation.
+// GET /_negotiate?path=/app.js&ae=<Accept-Encoding>&ad=<Available-Dictionary> (path set by
+// --negotiate-endpoint): explains, as JSON, what a request for `path` with that Accept-Encoding
+// (and dictionary) would get; without `ae` (`ad`) it evaluates this request's own header (a page
+// cannot read the headers its browser sends). The answer is Core#explain's: the server's real decision, not a re-implementation.
 
 const { response } = require('./representation');
 const { RequestError } = require('../errors');
@@ -13,7 +13,8 @@ async function negotiateEndpoint(core, query, headers, isHead) {
   const ae = params.has('ae') ? params.get('ae') : headers['accept-encoding'];
   try {
     if (!target) throw new RequestError(400, 'ERR_MISSING_PATH', 'query parameter "path" is required');
-    return json(200, { path: target, ...await core.explain(target, ae) }, isHead);
+    const others = params.has('ad') ? { ...headers, 'available-dictionary': params.get('ad') } : headers;
+    return json(200, { path: target, ...await core.explain(target, ae, others) }, isHead);
   } catch (err) {
     if (!(err instanceof RequestError)) throw err;
     const status = err.status === 404 ? 404 : 400;

@@ -7,10 +7,12 @@
 const { chosen } = require('./selection');
 
 const VARY = 'Accept-Encoding';
+// Files a dictionary rule covers (RFC 9842 6: the response depends on the dictionary too).
+const VARY_DICTIONARY = 'Accept-Encoding, Available-Dictionary';
 
 // fields: { coding, source, size (null: compressed while it streams, no length up front), etag,
 //           lastModified, lastModifiedMs, contentType, cacheControl, extraHeaders (the site's
-//           header rules: object | null), bytes (Buffer | null), path, stat (for fd checks),
+//           header rules and Use-As-Dictionary: object | null), vary, bytes (Buffer | null), path, stat (for fd checks),
 //           rangeable }
 // Complete when returned and never written to afterwards, like the FileInfo that holds it.
 function createRepresentation(fields) {
@@ -21,7 +23,7 @@ function createRepresentation(fields) {
     'etag': rep.etag,
     'last-modified': rep.lastModified,
     'cache-control': rep.cacheControl,
-    'vary': VARY,
+    'vary': rep.vary,
     ...rep.extraHeaders,
   };
   if (rep.coding !== 'identity') common['content-encoding'] = rep.coding;
@@ -35,7 +37,7 @@ function createRepresentation(fields) {
     'etag': rep.etag,
     'last-modified': rep.lastModified,
     'cache-control': rep.cacheControl,
-    'vary': VARY,
+    'vary': rep.vary,
     ...rep.extraHeaders,
   };
   rep.notModified = prebuilt(304, notModified, null, rep);
@@ -59,4 +61,4 @@ function response(status, headers, body, coding = null) {
   return { status, headers, h2: null, body, coding };
 }
 
-module.exports = { createRepresentation, response, VARY };
+module.exports = { createRepresentation, response, VARY, VARY_DICTIONARY };

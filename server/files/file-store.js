@@ -21,9 +21,10 @@ const { openInRoot, PROC_FD } = require('./open-in-root');
 const { NameWatch, namesFor } = require('./name-watch');
 const { readConsistent, sameStat } = require('./read-file');
 const { cachedPath, mayBeOurs, MAX_SOURCE_BYTES } = require('./variant-cache');
-const { createRepresentation } = require('../decision/representation');
+const { createRepresentation, VARY, VARY_DICTIONARY } = require('../decision/representation');
 const { typeOfName, whyNotCompressible, savesBytes } = require('../compression/compressibility');
 const { headersFor } = require('../site/header-rules');
+const { ruleFor } = require('../site/dictionary-rules');
 
 const close = promisify(fs.close);
 
@@ -50,15 +51,18 @@ class FileStore {
   // variantCodings: [[coding, extension]] in preference order, for codings the server offers.
   // dynamicReasons: { coding: null when it can be compressed on the fly, else why not }.
   // decompress(coding, buffer, { maxOutputLength }): Promise<Buffer> (createEngines' own), to
-  // check a variant by content (variantAge). headerRules: compiled (site/header-rules.js).
+  // check a variant by content (variantAge). headerRules, dictionaryRules: compiled
+  // (site/header-rules.js, site/dictionary-rules.js).
   // watch: fs.watch, a stand-in for tests, or false to check every entry per request.
+  // onReplaced(previous, current): told when a file's FileInfo gives way to a newer one (the file
+  // changed on disk), with both.
   // trustMs: the longest a watched entry is served from one check, should no event come.
   // cacheDir: the root's folder in the variant cache (variant-cache.js), or null. A variant
   // next to the file comes first; a cached one is used only where there is none, once it proved
   // to decode to the file's current bytes. Cached names are not watched: a variant cached after
   // a check is found at the next one (within trustMs).
-  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], log, decompress, watch = fs.watch, cacheDir = null }) {
-    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, log, decompress, cacheDir });
+  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], dictionaryRules = [], log, decompress, watch = fs.watch, cacheDir = null, onReplaced = () => {} }) {
+    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, dictionaryRules, log, decompress, cacheDir, onReplaced });
     this.extensions = variantCodings.map(([, ext]) => ext);
     this.names = watch === false ? null : new NameWatch({
       maxDirs: MAX_WATCHED_DIRS,
@@ -294,10 +298,15 @@ class FileStore {
     const contentType = mime.contentType(type) || type;
     const notCompressible = whyNotCompressible(real, type);
     const lastModifiedMs = Math.floor(stat.mtimeMs / 1000) * 1000;
+    // A file a dictionary rule covers is a dictionary for later requests (Use-As-Dictionary)
+    // and may itself be answered as a delta, so caches must key it by Available-Dictionary.
+    const dictionaryRule = ruleFor(this.dictionaryRules, rel);
+    const extraHeaders = headersFor(this.headerRules, rel);
     const base = {
       contentType,
       cacheControl: this.cacheControl,
-      extraHeaders: headersFor(this.headerRules, rel),
+      extraHeaders: dictionaryRule === null ? extraHeaders : { ...extraHeaders, 'use-as-dictionary': dictionaryRule.header },
+      vary: dictionaryRule === null ? VARY : VARY_DICTIONARY,
       lastModified: new Date(lastModifiedMs).toUTCString(),
       lastModifiedMs,
     };
@@ -313,6 +322,7 @@ class FileStore {
       base,
       identityTag,
       compressible: notCompressible === null,
+      dictionaryRule,
       cacheKeyPrefix: `${real}\0${stat.size}\0${stat.mtimeMs}\0${stat.ino}\0`,
       identity: createRepresentation({
         ...base, coding: 'identity', source: 'identity', size: stat.size, etag: `"${identityTag}"`,
@@ -364,6 +374,7 @@ class FileStore {
 
   store(entry, info) {
     if (entry.info === info) return info;
+    if (entry.info !== null && entry.info.kind === 'file' && info.kind === 'file') this.onReplaced(entry.info, info);
     // Evicted during its check: the request still gets the info, the budget does not count it.
     if (this.entries.get(entry.rel) !== entry) {
       entry.info = info;

@@ -1,11 +1,12 @@
 'use strict';
 // The site-level settings the core and the file store use, from the normalised options:
-// { spa, listing, headerRules (compiled), hidden(real) }. The configuration file is hidden
+// { spa, listing, headerRules and dictionaryRules (compiled), hidden(real) }. The configuration file is hidden
 // wherever it sits in the root: it may hold what the site's owner does not publish.
 
 const fs = require('node:fs');
 const { variantOf } = require('../compression/compressibility');
 const { compileHeaderRules } = require('./header-rules');
+const { compileDictionaryRules } = require('./dictionary-rules');
 
 // Synchronous: it belongs with the rest of building the core.
 function createSite(options) {
@@ -19,6 +20,7 @@ function createSite(options) {
     spa: options.spa,
     listing: options.listing,
     headerRules: compileHeaderRules(options.headers),
+    dictionaryRules: compileDictionaryRules(options.dictionaries),
     // Its precompressed variants too, should a tool have written any.
     hidden: (real) => configReal !== null && (real === configReal || variantOf(real) === configReal),
   };

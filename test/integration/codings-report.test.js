@@ -119,3 +119,46 @@ test('codings --quick on a tiny site: a row per coding and level with exact size
   assert.equal(again.code, 2);
   assert.equal(again.stderr, `negotiate-h2 codings: --out: ${path.join(out, 'report.md')} exists; not replacing it\n`);
 });
+
+test('codings: dictionary deltas of the site\'s rules, release to release, with sizes the engines give', { timeout: 180_000 }, async (t) => {
+  const { measureDeltas, PAIRS } = require('../../tools/codings-report/deltas');
+  const { createDictionaryEngines, sha256 } = require('../../server/compression/dictionary-codings');
+  const { appScript } = require('../helpers/dictionary-site');
+  const dir = await makeTempDir('negotiate-codings-deltas-');
+  t.after(() => fs.rm(dir, { recursive: true, force: true }));
+  const site = path.join(dir, 'site');
+  await fs.mkdir(path.join(site, 'assets'), { recursive: true });
+  const versions = ['v1', 'v2', 'v3', 'v4', 'v5'];
+  for (const [i, v] of versions.entries()) {
+    const file = path.join(site, 'assets', `app.${v}.js`);
+    await fs.writeFile(file, appScript(v, 40 * 1024));
+    await fs.utimes(file, 1_000_000 + i, 1_000_000 + i);
+  }
+  await fs.writeFile(path.join(site, 'assets', 'other.js'), compressibleText(5000));
+  assert.deepEqual(await measureDeltas(site, { br: 5, zstd: 3 }), [], 'no configuration, no rules');
+
+  await fs.writeFile(path.join(site, 'negotiate.config.json'), JSON.stringify({ dictionaries: [{ match: '/assets/app.*.js' }] }));
+  const rows = await measureDeltas(site, { br: 4, zstd: 3 });
+  const pairs = versions.slice(-(PAIRS + 1));
+  assert.deepEqual(rows.map((r) => [r.dictionary, r.file]), pairs.slice(1).map((v, i) => [`/assets/app.${pairs[i]}.js`, `/assets/app.${v}.js`]));
+  const deltaEngines = createDictionaryEngines(createEngines({ levels: { dynamic: { br: 4, zstd: 3 } } }));
+  for (const row of rows) {
+    const [dictionary, input] = await Promise.all([row.dictionary, row.file].map((rel) => fs.readFile(path.join(site, rel))));
+    assert.equal(row.identity, input.length);
+    assert.equal(row.br, (await engines.compress('br', input, { level: 4 })).length);
+    for (const coding of ['dcb', 'dcz']) {
+      assert.equal(row[coding], (await deltaEngines.compress(coding, input, dictionary, sha256(dictionary))).length, coding);
+      assert.ok(row[coding] < row.br / 5, `${coding} ${row[coding]} vs br ${row.br}`);
+      assert.ok(row[`${coding}Ms`] > 0 && row[`${coding}DecodeMs`] > 0);
+    }
+  }
+
+  const res = await run(['server', 'codings', site, '--quick', '--out', path.join(dir, 'report')]);
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stdout, /\n## Dictionary deltas \(RFC 9842\)\n\n.*\n\n\| file \| dictionary \| size \| br \| zstd \| dcb \| dcz \|/);
+  assert.equal(res.stdout.split('\n').filter((l) => l.startsWith('| /assets/app.v')).length, PAIRS);
+  assert.match(await fs.readFile(path.join(dir, 'report', 'report.md'), 'utf8'), /## Dictionary deltas \(RFC 9842\)/);
+
+  await fs.writeFile(path.join(site, 'negotiate.config.json'), JSON.stringify({ dictionaries: [{ match: 'no-slash' }] }));
+  await assert.rejects(measureDeltas(site, { br: 4, zstd: 3 }), { message: /^negotiate\.config\.json: dictionaries\[0\]\.match: / });
+});

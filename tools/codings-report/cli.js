@@ -20,6 +20,7 @@ const { formatBytes } = require('../precompress/report');
 const { sampleFiles } = require('./sample');
 const { recommend, parseMix, mixBytes } = require('./recommend');
 const { table, charts } = require('./render');
+const { measureDeltas, deltaTable, PAIRS } = require('./deltas');
 
 const CHILD = path.join(__dirname, 'measure-child.js');
 const MiB = 1024 * 1024;
@@ -130,6 +131,19 @@ async function reportDir(out) {
   return dir;
 }
 
+// The dictionary deltas of the site's rules at the on-the-fly picks (deltas.js), as Markdown;
+// '' when the site has none. A configuration that is not valid is said there, not thrown.
+async function deltaSection(dir, picks) {
+  let rows;
+  try {
+    rows = await measureDeltas(dir, { br: picks.br?.dynamic, zstd: picks.zstd?.dynamic });
+  } catch (err) {
+    return `## Dictionary deltas (RFC 9842)\n\nnot measured: ${err.message}\n`;
+  }
+  if (rows.length === 0) return '';
+  return `## Dictionary deltas (RFC 9842)\n\nEach rule's ${PAIRS + 1} newest files, each sent against the one before as its dictionary, at the on-the-fly levels:\n\n${deltaTable(rows)}`;
+}
+
 async function main(argv) {
   let options;
   try {
@@ -171,14 +185,16 @@ async function main(argv) {
       `${formatBytes(download((c) => picks[c].dynamic))} with the on-the-fly picks`,
   ];
   const settings = settingsLine(picks);
+  const deltas = await deltaSection(options.dir, picks);
   const markdown = [
     `# What each coding costs`, '', head, '', table(rows, picks),
     ...mixLines.map((l) => `${l}\n`), `On-the-fly picks: the smallest output at ${options.minMBps} MB/s per core or more (else the fastest level).`,
     `Precompress picks: the smallest output.`, '', `Settings: \`negotiate-h2 ${settings}\``, '',
+    ...(deltas === '' ? [] : [deltas]),
   ].join('\n');
   const files = { 'report.md': markdown, ...charts(rows, picks, path.basename(options.dir)) };
   for (const name of REPORT_FILES) await fs.writeFile(path.join(dir, name), files[name], { flag: 'wx' });
-  process.stdout.write(`${head}\n\n${table(rows, picks)}\n${mixLines.join('\n')}\n\nsettings: ${settings}\nreport: ${dir}/report.md, ratio.svg, speed.svg\n`);
+  process.stdout.write(`${head}\n\n${table(rows, picks)}\n${mixLines.join('\n')}\n\n${deltas === '' ? '' : `${deltas}\n`}settings: ${settings}\nreport: ${dir}/report.md, ratio.svg, speed.svg\n`);
   return 0;
 }
 

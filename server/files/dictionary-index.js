@@ -1,0 +1,197 @@
+'use strict';
+// The dictionaries the server holds (RFC 9842): for each dictionary rule (site/dictionary-rules.js),
+// the SHA-256 of the files under the root its pattern matches, each naming the file it came
+// from. A file is hashed once per FileInfo (its bytes in memory: files up to bufferLimit) when
+// it is served, and, at start-up, when the scan of each rule's folder finds it among the rule's
+// most recent files, so a returning visitor's Available-Dictionary is known before the file is
+// asked for again.
+//
+// An entry is only a lead: find() looks the file up through the file store, which checks it
+// against the disk as for a request, and hashes what it holds now, so a file that vanished or
+// changed is forgotten there and then, and a stale entry can never yield a delta against other
+// bytes than the client's. Each rule keeps its MAX_PER_RULE most recently noted hashes.
+//
+// A file rewritten in place (same path, new bytes: lib.js rebuilt) leaves its previous content
+// behind as a dictionary of its rule, since the visitors who fetched it hold it: the file store
+// tells retire() when it replaces a file's snapshot. These are kept in memory only, the
+// RETIRED_MAX_ENTRIES most recent, RETIRED_MAX_BYTES in all, for RETIRED_MAX_AGE_MS at most.
+
+const fs = require('node:fs/promises');
+const path = require('node:path');
+const { sha256 } = require('../compression/dictionary-codings');
+
+const MAX_PER_RULE = 64;
+const RETIRED_MAX_ENTRIES = 64;
+const RETIRED_MAX_BYTES = 32 * 1024 * 1024;
+// Past a week most returning visitors' caches have moved on (and Chromium's dictionaries expire
+// with their freshness).
+const RETIRED_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+// The start-up scan reads at most this many directory entries in all, so a huge tree under a
+// broad pattern costs a bounded walk.
+const MAX_SCAN_ENTRIES = 20_000;
+
+class DictionaryIndex {
+  // store: the FileStore; rules: compiled dictionary rules; hidden(real): files never served;
+  // now(): a clock in ms (tests pass their own).
+  constructor({ store, rules, hidden, log, now = () => performance.now() }) {
+    Object.assign(this, { store, rules, hidden, log, now });
+    this.byRule = rules.map(() => new Map());
+    // Previous contents of files rewritten in place: key → { kind: 'previous', rule, rel, bytes,
+    // at }, oldest first.
+    this.retired = new Map();
+    this.retiredBytes = 0;
+    // FileInfo → { hash, key (its base64) }, computed once per snapshot of a file.
+    this.hashes = new WeakMap();
+    this.closed = false;
+  }
+
+  // Stops the start-up scan.
+  close() {
+    this.closed = true;
+  }
+
+  get size() {
+    return this.byRule.reduce((n, m) => n + m.size, 0);
+  }
+
+  // { hash, key } of a file (FileInfo) with its bytes in memory: its SHA-256 and that in base64;
+  // null for a streamed one.
+  digestOf(info) {
+    if (info.bytes === null) return null;
+    let digest = this.hashes.get(info);
+    if (digest === undefined) {
+      const hash = sha256(info.bytes);
+      digest = { hash, key: hash.toString('base64') };
+      this.hashes.set(info, digest);
+    }
+    return digest;
+  }
+
+  // Records `info` (a file its rule covers) as a dictionary of that rule. Per request: no
+  // allocation once the file is known.
+  note(info) {
+    const rule = info.dictionaryRule;
+    const digest = rule === null ? null : this.digestOf(info);
+    if (digest === null) return;
+    const entries = this.byRule[rule.index];
+    const key = digest.key;
+    if (entries.get(key) === info.rel) return;
+    entries.delete(key);
+    entries.set(key, info.rel);
+    if (entries.size > MAX_PER_RULE) entries.delete(entries.keys().next().value);
+  }
+
+  // The file store replaced the snapshot `previous` of a file by `current`: when a rule covers
+  // it and its content changed, the previous content stays a dictionary of that rule.
+  retire(previous, current) {
+    const rule = previous.dictionaryRule;
+    const old = rule === null || this.hidden(previous.real) ? null : this.digestOf(previous);
+    if (old === null || old.hash.equals(this.digestOf(current)?.hash ?? Buffer.alloc(0))) return;
+    if (previous.bytes.length > RETIRED_MAX_BYTES / 4) return;
+    this.dropRetired(old.key);
+    this.retired.set(old.key, { kind: 'previous', rule, rel: previous.rel, bytes: previous.bytes, at: this.now() });
+    this.retiredBytes += previous.bytes.length;
+    for (const key of this.retired.keys()) {
+      if (this.retired.size <= RETIRED_MAX_ENTRIES && this.retiredBytes <= RETIRED_MAX_BYTES) break;
+      this.dropRetired(key);
+    }
+  }
+
+  dropRetired(key) {
+    const entry = this.retired.get(key);
+    if (entry === undefined) return;
+    this.retired.delete(key);
+    this.retiredBytes -= entry.bytes.length;
+  }
+
+  // The dictionary of `rule` whose SHA-256 is `hash` (a Buffer): the FileInfo of the file as the
+  // disk holds it now, or { kind: 'previous', rel, bytes } for the previous content of a file
+  // rewritten in place; or null.
+  // Resolves; never rejects.
+  async find(rule, hash) {
+    const key = hash.toString('base64');
+    const live = await this.findFile(rule, hash, key);
+    if (live !== null) return live;
+    const retired = this.retired.get(key);
+    if (retired === undefined || retired.rule !== rule) return null;
+    if (this.now() - retired.at > RETIRED_MAX_AGE_MS) {
+      this.dropRetired(key);
+      return null;
+    }
+    return retired;
+  }
+
+  async findFile(rule, hash, key) {
+    const entries = this.byRule[rule.index];
+    const rel = entries.get(key);
+    if (rel === undefined) return null;
+    let info;
+    try {
+      info = this.store.current(rel) ?? await this.store.lookup(rel);
+    } catch {
+      info = null;
+    }
+    const current = info !== null && info.kind === 'file' && info.dictionaryRule === rule && !this.hidden(info.real) ? this.digestOf(info) : null;
+    if (current !== null && current.hash.equals(hash)) return info;
+    if (entries.get(key) === rel) entries.delete(key);
+    if (current !== null) this.note(info);
+    return null;
+  }
+
+  // Notes the files under the root that the rules match: for each rule, the folder before its
+  // first wildcard, walked (sub-folders too when a wildcard can cross "/", as "*" does), and of
+  // its files the MAX_PER_RULE most recently modified, the releases returning visitors most
+  // likely hold; only those are read. Resolves when done; failures are logged, never thrown.
+  async scan() {
+    const budget = { entries: MAX_SCAN_ENTRIES };
+    for (const rule of this.rules) {
+      const found = await this.filesOf(rule, budget);
+      const dated = await Promise.all(found.map((rel) => fs.stat(path.join(this.store.rootReal, rel)).then(
+        (st) => ({ rel, mtimeMs: st.mtimeMs }), () => null)));
+      const newest = dated.filter((d) => d !== null).sort((a, b) => a.mtimeMs - b.mtimeMs).slice(-MAX_PER_RULE);
+      for (const { rel } of newest) {
+        if (this.closed) return;
+        await this.noteFile(rel);
+      }
+    }
+    if (budget.entries <= 0) this.log.warn(`dictionaries: the start-up scan stopped after ${MAX_SCAN_ENTRIES} directory entries; files past them become dictionaries when first served`);
+  }
+
+  // The paths of the regular files `rule` matches, walking at most budget.entries entries.
+  async filesOf(rule, budget) {
+    const star = rule.match.indexOf('*');
+    const literal = star === -1 ? rule.match : rule.match.slice(0, star);
+    const queue = [literal.slice(0, literal.lastIndexOf('/') + 1)];
+    const found = [];
+    while (queue.length > 0 && budget.entries > 0 && !this.closed) {
+      const dir = queue.shift();
+      let names;
+      try {
+        names = await fs.readdir(path.join(this.store.rootReal, dir), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of names.slice(0, budget.entries)) {
+        budget.entries--;
+        const rel = dir + entry.name;
+        if (entry.isDirectory()) {
+          if (star !== -1) queue.push(rel + '/');
+        } else if (entry.isFile() && rule.regex.test(rel)) {
+          found.push(rel);
+        }
+      }
+    }
+    return found;
+  }
+
+  async noteFile(rel) {
+    try {
+      const info = await this.store.lookup(rel);
+      if (info.kind === 'file' && !this.hidden(info.real)) this.note(info);
+    } catch (err) {
+      this.log.debug(`dictionaries: ${rel} skipped (${err.message})`);
+    }
+  }
+}
+
+module.exports = { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS };

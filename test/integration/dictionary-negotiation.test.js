@@ -1,0 +1,216 @@
+'use strict';
+// Compression dictionaries (RFC 9842) over real sockets, HTTP/2 and HTTP/1.1, on both engines:
+// a client holding app.v1.js asks for app.v2.js (280 KB, a small release apart) and gets a dcb
+// or dcz delta that the reference decoders turn back into v2 (Brotli 1.1 through the node
+// executable's, `zstd -d -D`); anything that does not name a dictionary the server holds gets
+// the usual answer.
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const fs = require('node:fs/promises');
+const path = require('node:path');
+const { forEachEngine, startTestServer, makeTempDir } = require('../helpers/server');
+const { plainRequest } = require('../helpers/plain-http');
+const { toolSkipReason, runTool } = require('../helpers/tools');
+const { waitFor } = require('../helpers/poll');
+const { appScript } = require('../helpers/dictionary-site');
+const { createEngines } = require('../../server/compression/codings');
+const { createDictionaryEngines, HEADERS } = require('../../server/compression/dictionary-codings');
+
+const V1 = Buffer.from(appScript('v1'));
+const V2 = Buffer.from(appScript('v2'));
+const sfHash = (bytes) => `:${crypto.createHash('sha256').update(bytes).digest('base64')}:`;
+const V1_HASH = sfHash(V1);
+const RULE = { match: '/assets/app.*.js', matchDest: ['script'], id: 'app' };
+const USE_AS_DICTIONARY = 'match="/assets/app.*.js", match-dest=("script"), id="app"';
+const CHROME_AE = 'gzip, deflate, br, zstd, dcb, dcz';
+// An older release, deleted by a test.
+const V0 = Buffer.from(appScript('v0'));
+const V0_HASH = sfHash(V0);
+const FILES = { 'assets/app.v0.js': V0, 'assets/app.v1.js': V1, 'assets/app.v2.js': V2, 'assets/lib.js': V2 };
+
+const engines = createEngines();
+const dictionaryEngines = createDictionaryEngines(engines);
+
+forEachEngine((engine) => {
+  test('dictionary deltas over HTTP/2 and HTTP/1.1', { timeout: 60_000 }, async (t) => {
+    const s = await startTestServer({ engine, files: FILES, dictionaries: [RULE] });
+    t.after(() => s.close());
+    // The start-up scan finds v1 and v2 before anyone asks for them.
+    await waitFor(() => s.stats.dictionaries >= 3, { what: 'the dictionary scan' });
+
+    for (const client of ['h2', 'h1']) {
+      const get = (p, headers) => s[client](p, { headers });
+      await t.test(`${client}: dcb against v1, at most 10% of br, decoded by Brotli 1.1 with the dictionary`, async () => {
+        const br = await get('/assets/app.v2.js', { 'accept-encoding': 'br' });
+        assert.equal(br.headers['content-encoding'], 'br');
+        const r = await get('/assets/app.v2.js', { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH });
+        assert.equal(r.status, 200);
+        assert.equal(r.headers['content-encoding'], 'dcb');
+        assert.equal(r.headers.vary, 'Accept-Encoding, Available-Dictionary');
+        assert.equal(r.headers['use-as-dictionary'], USE_AS_DICTIONARY);
+        assert.equal(Number(r.headers['content-length']), r.body.length);
+        assert.deepEqual(r.body.subarray(0, 4), HEADERS.dcb);
+        assert.equal(`:${r.body.subarray(4, 36).toString('base64')}:`, V1_HASH);
+        assert.ok(r.body.length <= br.body.length / 10, `dcb ${r.body.length} bytes, br ${br.body.length}`);
+        assert.deepEqual(await dictionaryEngines.decompress('dcb', r.body, V1), V2);
+      });
+
+      await t.test(`${client}: dcz when zstd is preferred, decoded by zstd -d -D`, async (st) => {
+        const r = await get('/assets/app.v2.js', { 'accept-encoding': 'zstd, dcz, br;q=0.5, dcb;q=0.5', 'available-dictionary': V1_HASH });
+        assert.equal(r.headers['content-encoding'], 'dcz');
+        assert.deepEqual(r.body.subarray(0, 8), HEADERS.dcz);
+        assert.deepEqual(await dictionaryEngines.decompress('dcz', r.body, V1), V2);
+        const skip = toolSkipReason('zstd', 'zstd');
+        if (skip) {
+          st.skip(skip);
+          return;
+        }
+        const dir = await makeTempDir('dcz-');
+        st.after(() => fs.rm(dir, { recursive: true, force: true }));
+        await fs.writeFile(path.join(dir, 'dict'), V1);
+        await fs.writeFile(path.join(dir, 'body.zst'), r.body);
+        const out = await runTool('zstd', ['-q', '-d', '-c', '-D', path.join(dir, 'dict'), path.join(dir, 'body.zst')]);
+        assert.equal(out.code, 0, out.stderr);
+        assert.deepEqual(out.stdout, V2);
+      });
+
+      await t.test(`${client}: no dictionary, an unknown or malformed one: the usual answer`, async () => {
+        for (const value of [undefined, sfHash(Buffer.from('other bytes')), 'abc', ':AAAA:', '"string"', `${V1_HASH}, ${V1_HASH}`,
+          `:${'A'.repeat(300)}:`, V1_HASH.slice(1), `${V1_HASH};p=1x`]) {
+          const r = await get('/assets/app.v2.js', { 'accept-encoding': CHROME_AE, ...(value !== undefined && { 'available-dictionary': value }) });
+          assert.equal(r.status, 200, String(value));
+          assert.equal(r.headers['content-encoding'], 'br', String(value));
+          assert.equal(r.headers.vary, 'Accept-Encoding, Available-Dictionary');
+        }
+        // A path no rule covers: no Use-As-Dictionary, no delta, Vary as for any file.
+        const other = await get('/assets/lib.js', { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH });
+        assert.equal(other.headers['content-encoding'], 'br');
+        assert.equal(other.headers['use-as-dictionary'], undefined);
+        assert.equal(other.headers.vary, 'Accept-Encoding');
+      });
+
+      await t.test(`${client}: dcb and dcz negotiated like any coding: q-values, identity;q=0, 406`, async () => {
+        const cases = [
+          ['br, dcb;q=0, dcz;q=0', V1_HASH, 200, 'br'],
+          ['dcz;q=0.9, dcb;q=0.5, br', V1_HASH, 200, 'br'],
+          ['dcb;q=0.5, dcz;q=0.9', V1_HASH, 200, 'dcz'],
+          ['dcb, identity;q=0', V1_HASH, 200, 'dcb'],
+          ['dcb, identity;q=0', undefined, 406, undefined],
+          ['dcb', undefined, 200, undefined],
+        ];
+        for (const [ae, dictionary, status, coding] of cases) {
+          const r = await get('/assets/app.v2.js', { 'accept-encoding': ae, ...(dictionary && { 'available-dictionary': dictionary }) });
+          assert.equal(r.status, status, ae);
+          assert.equal(r.headers['content-encoding'], coding, ae);
+          // The 406 too depends on the dictionary: a cache must not give it to a client holding one.
+          assert.equal(r.headers.vary, 'Accept-Encoding, Available-Dictionary', ae);
+        }
+      });
+
+      await t.test(`${client}: each delta its own strong ETag; If-None-Match gives 304, Range a slice`, async () => {
+        const headers = { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH };
+        const dcb = await get('/assets/app.v2.js', headers);
+        const dcz = await get('/assets/app.v2.js', { ...headers, 'accept-encoding': 'dcz' });
+        const br = await get('/assets/app.v2.js', { 'accept-encoding': 'br' });
+        assert.match(dcb.headers.etag, /^"[^"]+-dcb[^"]+"$/);
+        assert.equal(new Set([dcb.headers.etag, dcz.headers.etag, br.headers.etag]).size, 3);
+        const again = await get('/assets/app.v2.js', { ...headers, 'if-none-match': dcb.headers.etag });
+        assert.equal(again.status, 304);
+        assert.equal(again.headers.etag, dcb.headers.etag);
+        assert.equal(again.headers.vary, 'Accept-Encoding, Available-Dictionary');
+        // The dcb ETag names another representation than br's: no 304 for a br client.
+        assert.equal((await get('/assets/app.v2.js', { 'accept-encoding': 'br', 'if-none-match': dcb.headers.etag })).status, 200);
+        const part = await get('/assets/app.v2.js', { ...headers, range: 'bytes=10-49', 'if-range': dcb.headers.etag });
+        assert.equal(part.status, 206);
+        assert.equal(part.headers['content-range'], `bytes 10-49/${dcb.body.length}`);
+        assert.deepEqual(part.body, dcb.body.subarray(10, 50));
+      });
+
+      await t.test(`${client}: cross-origin no-cors requests get no delta; same-origin and readable CORS ones do`, async () => {
+        const base = { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH };
+        const cases = [
+          [{ 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'no-cors' }, 'dcb'],
+          [{ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' }, 'br'],
+          [{ 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'origin': 'https://a.localhost' }, 'br'],
+        ];
+        for (const [extra, coding] of cases) {
+          const r = await get('/assets/app.v2.js', { ...base, ...extra });
+          assert.equal(r.headers['content-encoding'], coding, JSON.stringify(extra));
+        }
+      });
+    }
+
+    await t.test('/_negotiate explains the dictionary choice', async () => {
+      const ask = async (ad) => JSON.parse((await s.h2(`/_negotiate?path=/assets/app.v2.js&ae=${encodeURIComponent(CHROME_AE)}${ad === undefined ? '' : `&ad=${encodeURIComponent(ad)}`}`)).body);
+      const held = await ask(V1_HASH);
+      assert.equal(held.chosen, 'dcb');
+      assert.equal(held.source, 'dictionary');
+      assert.deepEqual(held.dictionary, {
+        match: RULE.match, useAsDictionary: USE_AS_DICTIONARY, offered: ['dcb', 'dcz'], available: '/assets/app.v1.js',
+        used: true, reason: 'dcb: a delta against /assets/app.v1.js',
+      });
+      const unknown = await ask(sfHash(Buffer.from('x')));
+      assert.equal(unknown.chosen, 'br');
+      assert.equal(unknown.dictionary.reason, 'the server holds no dictionary with that hash for this path');
+      assert.equal((await ask('nonsense')).dictionary.reason, 'Available-Dictionary is not an sf-binary SHA-256');
+      assert.equal((await ask(undefined)).dictionary.reason, 'no Available-Dictionary');
+      const other = JSON.parse((await s.h2('/_negotiate?path=/assets/lib.js')).body);
+      assert.equal(other.dictionary, undefined);
+    });
+
+    await t.test('a dictionary whose file vanished is forgotten', async () => {
+      const headers = { 'accept-encoding': CHROME_AE, 'available-dictionary': V0_HASH };
+      assert.equal((await s.h2('/assets/app.v2.js', { headers })).headers['content-encoding'], 'dcb');
+      await fs.rm(path.join(s.root, 'assets', 'app.v0.js'));
+      assert.equal((await s.h2('/assets/app.v2.js', { headers })).headers['content-encoding'], 'br');
+    });
+  });
+
+  test('a CORS response readable by the requesting origin may be a delta', async (t) => {
+    const s = await startTestServer({
+      engine, files: FILES, dictionaries: [RULE],
+      headers: [{ match: 'assets/*.js', headers: { 'access-control-allow-origin': '*' } }],
+    });
+    t.after(() => s.close());
+    await waitFor(() => s.stats.dictionaries >= 3, { what: 'the dictionary scan' });
+    const headers = { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH, 'sec-fetch-site': 'cross-site' };
+    assert.equal((await s.h2('/assets/app.v2.js', { headers: { ...headers, 'sec-fetch-mode': 'cors', origin: 'https://elsewhere.example' } })).headers['content-encoding'], 'dcb');
+    assert.equal((await s.h2('/assets/app.v2.js', { headers: { ...headers, 'sec-fetch-mode': 'no-cors' } })).headers['content-encoding'], 'br');
+  });
+
+  test('a file rewritten in place is sent as a delta against its previous content', async (t) => {
+    const s = await startTestServer({ engine, files: { 'assets/lib.js': V1 }, dictionaries: [{ match: '/assets/lib.js' }] });
+    t.after(() => s.close());
+    const first = await s.h2('/assets/lib.js', { headers: { 'accept-encoding': CHROME_AE } });
+    assert.equal(first.headers['use-as-dictionary'], 'match="/assets/lib.js"');
+    await fs.writeFile(path.join(s.root, 'assets', 'lib.js'), V2);
+    await waitFor(async () => (await s.h2('/assets/lib.js')).body.equals(V2), { what: 'the server to see the new content' });
+    assert.equal(s.stats.retiredDictionaries, 1);
+    const r = await s.h2('/assets/lib.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
+    assert.equal(r.headers['content-encoding'], 'dcb');
+    assert.deepEqual(await dictionaryEngines.decompress('dcb', r.body, V1), V2);
+    const report = JSON.parse((await s.h2(`/_negotiate?path=/assets/lib.js&ae=dcz&ad=${encodeURIComponent(V1_HASH)}`)).body);
+    assert.equal(report.chosen, 'dcz');
+    assert.equal(report.dictionary.reason, 'dcz: a delta against /assets/lib.js as it was before it changed');
+  });
+
+  test('no deltas with --no-dynamic: they would be compressed on the fly', async (t) => {
+    const s = await startTestServer({ engine, files: FILES, dictionaries: [RULE], dynamic: false });
+    t.after(() => s.close());
+    await waitFor(() => s.stats.dictionaries >= 3, { what: 'the dictionary scan' });
+    const r = await s.h2('/assets/app.v2.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
+    assert.equal(r.headers['content-encoding'], undefined);
+    assert.equal(r.headers['use-as-dictionary'], USE_AS_DICTIONARY);
+    assert.deepEqual(r.body, V2);
+  });
+
+  test('no dictionaries over plain HTTP (--no-tls)', async (t) => {
+    const s = await startTestServer({ engine, files: FILES, dictionaries: [RULE], https: false });
+    t.after(() => s.close());
+    await waitFor(() => s.stats.dictionaries >= 3, { what: 'the dictionary scan' });
+    const r = await plainRequest(s.port, '/assets/app.v2.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['content-encoding'], 'br');
+  });
+});

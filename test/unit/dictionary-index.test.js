@@ -1,0 +1,133 @@
+'use strict';
+// The dictionary index (files/dictionary-index.js) over a stand-in file store: a hash leads to
+// its file only while the store holds those bytes there; each rule keeps its MAX_PER_RULE most
+// recent hashes; files another rule covers, hidden or streamed files are never dictionaries.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS } = require('../../server/files/dictionary-index');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { compileDictionaryRules, ruleFor } = require('../../server/site/dictionary-rules');
+const { sha256 } = require('../../server/compression/dictionary-codings');
+
+const RULES = compileDictionaryRules([{ match: '/a/*' }, { match: '/b/*' }]);
+
+// files: rel → FileInfo-like { kind, rel, real, bytes, dictionaryRule }
+function fixture(hidden = () => false) {
+  const files = new Map();
+  const store = {
+    current: (rel) => files.get(rel),
+    lookup: async (rel) => {
+      if (!files.has(rel)) throw Object.assign(new Error('not found'), { status: 404 });
+      return files.get(rel);
+    },
+  };
+  const put = (rel, text, rule = RULES[rel.startsWith('/a/') ? 0 : 1]) => {
+    const info = { kind: 'file', rel, real: `/root${rel}`, bytes: text === null ? null : Buffer.from(text), dictionaryRule: rule };
+    files.set(rel, info);
+    return info;
+  };
+  return { files, put, index: new DictionaryIndex({ store, rules: RULES, hidden, log: { warn() {}, debug() {} } }) };
+}
+
+test('a noted file is found by its hash, and only in its own rule', async () => {
+  const { put, index } = fixture();
+  index.note(put('/a/v1.js', 'one'));
+  assert.equal((await index.find(RULES[0], sha256('one'))).rel, '/a/v1.js');
+  assert.equal(await index.find(RULES[1], sha256('one')), null);
+  assert.equal(await index.find(RULES[0], sha256('two')), null);
+});
+
+test('a file that changed or vanished is forgotten', async () => {
+  const { put, files, index } = fixture();
+  index.note(put('/a/v1.js', 'one'));
+  put('/a/v1.js', 'rebuilt');
+  assert.equal(await index.find(RULES[0], sha256('one')), null);
+  assert.equal(index.size, 1, 'the new content is noted instead');
+  assert.equal((await index.find(RULES[0], sha256('rebuilt'))).rel, '/a/v1.js');
+  files.delete('/a/v1.js');
+  assert.equal(await index.find(RULES[0], sha256('rebuilt')), null);
+  assert.equal(index.size, 0);
+});
+
+test('hidden, streamed and uncovered files are never dictionaries', async () => {
+  const { put, index } = fixture((real) => real === '/root/a/secret.js');
+  index.note(put('/a/secret.js', 'secret'));
+  assert.equal(await index.find(RULES[0], sha256('secret')), null);
+  assert.equal(index.size, 0, 'find() dropped the hidden file');
+  index.note(put('/a/big.js', null));
+  index.note(put('/c/x.js', 'x', null));
+  assert.equal(index.size, 0);
+});
+
+test(`each rule keeps its ${MAX_PER_RULE} most recent hashes`, async () => {
+  const { put, index } = fixture();
+  for (let i = 0; i <= MAX_PER_RULE; i++) index.note(put(`/a/v${i}.js`, `version ${i}`));
+  assert.equal(index.size, MAX_PER_RULE);
+  assert.equal(await index.find(RULES[0], sha256('version 0')), null);
+  assert.equal((await index.find(RULES[0], sha256(`version ${MAX_PER_RULE}`))).rel, `/a/v${MAX_PER_RULE}.js`);
+});
+
+test(`the start-up scan reads only the ${MAX_PER_RULE} newest files of each rule, in sub-folders too`, async (t) => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dictionary-scan-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(root, 'a', 'deep'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'c'));
+  const count = MAX_PER_RULE + 2;
+  for (let i = 0; i < count; i++) {
+    const rel = i === count - 1 ? '/a/deep/newest.js' : `/a/v${i}.js`;
+    fs.writeFileSync(path.join(root, rel), `version ${i}`);
+    fs.utimesSync(path.join(root, rel), 1_000_000 + i, 1_000_000 + i);
+  }
+  fs.writeFileSync(path.join(root, 'c', 'x.js'), 'not covered');
+  const read = [];
+  const store = {
+    rootReal: root,
+    current: () => undefined,
+    lookup: async (rel) => {
+      read.push(rel);
+      return { kind: 'file', rel, real: path.join(root, rel), bytes: fs.readFileSync(path.join(root, rel)), dictionaryRule: ruleFor(RULES, rel) };
+    },
+  };
+  const index = new DictionaryIndex({ store, rules: RULES, hidden: () => false, log: { warn() {}, debug() {} } });
+  await index.scan();
+  assert.equal(read.length, MAX_PER_RULE);
+  assert.equal(index.size, MAX_PER_RULE);
+  assert.equal(await index.find(RULES[0], sha256('version 0')), null, 'the oldest is not read');
+  assert.equal(await index.find(RULES[0], sha256('version 1')), null);
+  assert.equal((await index.find(RULES[0], sha256(`version ${count - 1}`))).rel, '/a/deep/newest.js');
+});
+
+test('a file rewritten in place leaves its previous content as a dictionary, bounded in count, bytes and age', async () => {
+  let clock = 0;
+  const { put, index } = fixture();
+  index.now = () => clock;
+  const v1 = put('/a/lib.js', 'first build');
+  index.note(v1);
+  const v2 = put('/a/lib.js', 'second build');
+  index.retire(v1, v2);
+  const previous = await index.find(RULES[0], sha256('first build'));
+  assert.deepEqual({ kind: previous.kind, rel: previous.rel, bytes: previous.bytes }, { kind: 'previous', rel: '/a/lib.js', bytes: Buffer.from('first build') });
+  assert.equal(await index.find(RULES[1], sha256('first build')), null, 'only for its own rule');
+  // The same bytes again (a touch) retire nothing; a file no rule covers neither.
+  index.retire(v2, put('/a/lib.js', 'second build'));
+  index.retire(put('/c/x.js', 'x', null), put('/c/x.js', 'y', null));
+  assert.equal(index.retired.size, 1);
+
+  clock += RETIRED_MAX_AGE_MS + 1;
+  assert.equal(await index.find(RULES[0], sha256('first build')), null, 'too old');
+  assert.equal(index.retired.size, 0);
+
+  for (let i = 0; i <= RETIRED_MAX_ENTRIES; i++) index.retire(put('/a/lib.js', `build ${i}`), put('/a/lib.js', `build ${i + 1}`));
+  assert.equal(index.retired.size, RETIRED_MAX_ENTRIES);
+  assert.equal(await index.find(RULES[0], sha256('build 0')), null, 'the oldest went first');
+  assert.equal((await index.find(RULES[0], sha256(`build ${RETIRED_MAX_ENTRIES}`))).kind, 'previous');
+
+  const big = 'x'.repeat(RETIRED_MAX_BYTES / 5);
+  for (let i = 0; i < 6; i++) index.retire(put('/a/big.js', big + i), put('/a/big.js', big + (i + 1)));
+  assert.ok(index.retiredBytes <= RETIRED_MAX_BYTES, `${index.retiredBytes} bytes`);
+  assert.equal(await index.find(RULES[0], sha256(big + 0)), null);
+  assert.equal((await index.find(RULES[0], sha256(big + 5))).kind, 'previous');
+});
