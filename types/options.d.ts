@@ -79,6 +79,12 @@ export interface ServerOptions {
     match: string;
     headers: { [name: string]: string };
   }[];
+  /** dictionary rules: [{ "match": "/assets/app.*.js", "matchDest": ["script"], "id": "app" }] (default: []) */
+  dictionaries?: {
+    match: string;
+    matchDest?: string[];
+    id?: string;
+  }[];
   /** certificate and key contents, instead of --cert/--key files */
   tls?: {
     cert: string | Buffer;
