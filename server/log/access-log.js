@@ -8,8 +8,6 @@
 // `client` ({ remoteAddress, protocol, headers }) comes from the engine; protocol is
 // "h2", "http/1.1" or "http/1.0". Status is a number, or "NNN aborted" when the body was cut off.
 
-const { ConfigError } = require('../errors');
-
 const LOG_FORMATS = ['short', 'combined', 'json'];
 const MAX_FIELD = 512;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -22,7 +20,7 @@ function cap(value) {
 // Returns logAccess(method, target, status, coding, bytes, startedAt, client).
 function createAccessLog(log, format) {
   if (format !== 'short' && typeof log.raw !== 'function') {
-    throw new ConfigError(`--log-format: ${format} needs a logger with raw(line) (server/log/logger.js has it)`);
+    throw new Error(`${format} needs a logger with raw(line) (server/log/logger.js has it)`);
   }
   return function logAccess(method, target, status, coding, bytes, startedAt, client) {
     if (!log.enabled('info')) return;

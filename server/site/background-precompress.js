@@ -5,7 +5,7 @@
 // (and on-the-fly compression) win when both want the cores. It writes only the variants its
 // manifest records as its own (see precompress.js); the file store picks each new variant up at
 // the next request for that file (after --revalidate-ms when that is above 0). Its progress line
-// (on a terminal) and summary go to the server's stdout and stderr.
+// (on a terminal) and summary go to the server's stderr and stdout.
 
 const os = require('node:os');
 const path = require('node:path');
@@ -32,7 +32,9 @@ function startBackgroundPrecompress({ root, encodings, extraArgs = [], quiet, lo
   if (codings.length === 0) return { stop() {}, exited: Promise.resolve(0) };
   const args = [SCRIPT, root, '--codings', codings.join(','), ...extraArgs, ...(quiet ? ['--quiet'] : []),
     ...(only ?? []).map((name) => `--only=${name}`)];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  // The summary is a table, not a log line: with a JSON logger (--log-format json) stdout
+  // carries JSON objects only, and the table goes to stderr.
+  const child = spawn(process.execPath, args, { stdio: ['ignore', log.json ? 2 : 'inherit', 'inherit'] });
   child.once('spawn', () => {
     try {
       os.setPriority(child.pid, NICENESS);

@@ -7,7 +7,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { ConfigError } = require('../errors');
 const { makeLeaf, LEAF_ORGANIZATION, LEAF_NAMES, DAY_MS } = require('./x509');
-const { loadOrCreateCa } = require('./local-ca');
+const { loadOrCreateCa, TRUST_COMMAND } = require('./local-ca');
 const { writePemPair } = require('./write-file-atomic');
 
 const CERT_FILE = 'localhost-cert.pem';
@@ -127,7 +127,7 @@ async function loadCertificate({ cert, key, certsDir, caDir }, log) {
   } catch (err) {
     throw certsDirError(err);
   }
-  log.info(`made a localhost certificate signed by the local CA in ${certFile} (reused on later starts); trust ${ca.certFile} with "negotiate-h2 trust", or curl --cacert it`);
+  log.info(`made a localhost certificate signed by the local CA in ${certFile} (reused on later starts); trust ${ca.certFile} with "${TRUST_COMMAND}", or curl --cacert it`);
   return { ...pair, generated: true, certFile };
 }
 

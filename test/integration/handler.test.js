@@ -234,3 +234,29 @@ describe('fastify, plugin registered with prefix /static', () => {
     assert.deepEqual(JSON.parse(r.body), { ok: true });
   });
 });
+
+describe('handler() options as an app passes them', () => {
+  test('errors name the option key, not the CLI flag', () => {
+    const missing = path.join(tmp, 'nope');
+    assert.throws(() => handler({ root: missing }), { code: 'ERR_BAD_OPTION', message: `root: ${missing} is not a directory` });
+    assert.throws(() => handler({ root, logLevel: 'loud' }), { message: 'logLevel: expected one of silent, error, warn, info, debug, got "loud"' });
+    assert.throws(() => handler({ root, brotliEngine: 'fast' }), { message: 'brotliEngine: expected one of zlib, iltorb, got "fast"' });
+  });
+
+  // [options, what GET /_negotiate?path=/a.txt gets]
+  const ENDPOINT = [
+    [{}, 404],
+    [{ negotiateEndpoint: '/_negotiate' }, 200],
+    [{ negotiateEndpoint: 'off' }, 404],
+  ];
+  for (const [options, status] of ENDPOINT) {
+    test(`the /_negotiate explainer with ${JSON.stringify(options)}: ${status}`, async (t) => {
+      const server = http.createServer(handler({ root, logLevel: 'silent', ...options }));
+      const port = await listen(server);
+      t.after(() => new Promise((resolve) => server.close(resolve)));
+      const r = await plainRequest(port, '/_negotiate?path=/a.txt');
+      assert.equal(r.status, status);
+      if (status === 200) assert.equal(JSON.parse(r.body).path, '/a.txt');
+    });
+  }
+});

@@ -5,17 +5,19 @@
 //                     connect/express; with next, requests it has no file for go on to next().
 //   fastifyPlugin     fastify.register(fastifyPlugin, { root, prefix }); missing files go to
 //                     fastify's not-found handler.
-// Options are startServer's (validated the same way); the listening ones are ignored.
+// Options are startServer's (validated the same way, errors naming the option keys); the
+// listening ones are ignored. The /_negotiate explainer is off unless negotiateEndpoint is given:
+// inside someone else's app it would answer a path of theirs.
 
 const { normalizeOptions } = require('../../config/options');
-const { Logger } = require('../../log/logger');
+const { loggerFor } = require('../../log/logger');
 const { createCore } = require('../../decision/create-core');
 const { sendResponse } = require('./send-response');
 
 // One core per call: the file and compression caches are shared by every request it serves.
 function createResponder(input) {
-  const options = normalizeOptions(input);
-  const log = options.logger || new Logger({ level: options.logLevel });
+  const options = normalizeOptions(input, { middleware: true });
+  const log = loggerFor(options);
   const core = createCore(options, log);
   return {
     log,
