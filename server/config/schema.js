@@ -62,6 +62,7 @@ const SERVER = [
   { flag: 'brotli-engine', key: 'brotliEngine', arg: 'E', def: 'zlib', parse: p.oneOf(['zlib', 'iltorb']), help: 'zlib | iltorb' },
   { flag: 'no-dynamic', key: 'dynamic', bool: true, def: true, help: 'never compress on the fly (precompressed variants and identity only)' },
   { flag: 'negotiate-endpoint', key: 'negotiateEndpoint', arg: 'PATH', def: '/_negotiate', middlewareDef: 'off', parse: p.endpointPath, help: 'path of the JSON negotiation explainer the demo uses; off = none (handler() has it off unless this option is given)' },
+  { flag: 'cors', key: 'cors', bool: true, def: false, help: 'let pages of any origin read the responses (Access-Control-Allow-Origin: *) and answer CORS preflights' },
   { flag: 'dynamic-levels', key: 'dynamicLevels', arg: 'LIST', parse: p.levelsOf(CODINGS), help: `on-the-fly levels, e.g. br=5,zstd=3 (default ${p.defaultLevels('dynamic', CODINGS)}; \`negotiate-h2 codings\` suggests some)` },
   { ...SHARED.variantLevels, flag: 'precompress-levels', key: 'precompressLevels', help: `levels of the variants written at start, e.g. br=11 (default ${p.defaultLevels('max', VARIANT_CODINGS)})` },
   { flag: 'watch', key: 'watch', bool: true, def: false, help: 'refresh the variants of changed, new and deleted files while serving (CLI only)' },

@@ -260,3 +260,33 @@ describe('handler() options as an app passes them', () => {
     });
   }
 });
+
+describe('handler({ cors: true }) in express, before the app\'s own routes', () => {
+  let server;
+  let port;
+  before(async () => {
+    const app = express();
+    app.use(handler({ root, logLevel: 'silent', cors: true }));
+    app.options('/api', (req, res) => res.set('access-control-allow-methods', 'POST').status(204).end());
+    server = http.createServer(app);
+    port = await listen(server);
+  });
+  after(() => new Promise((resolve) => server.close(resolve)));
+  const preflight = { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' };
+
+  test('its files may be read from any origin, and their preflights are answered', async () => {
+    const r = await plainRequest(port, '/a.txt', { headers: { origin: 'https://app.example' } });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['access-control-allow-origin'], '*');
+    const p = await plainRequest(port, '/a.txt', { method: 'OPTIONS', headers: preflight });
+    assert.equal(p.status, 204);
+    assert.equal(p.headers['access-control-allow-methods'], 'GET, HEAD');
+    assert.equal(p.headers['access-control-allow-headers'], 'if-none-match');
+  });
+
+  test('a preflight of a path it has no file for is the app\'s', async () => {
+    const p = await plainRequest(port, '/api', { method: 'OPTIONS', headers: { ...preflight, 'access-control-request-method': 'POST' } });
+    assert.equal(p.status, 204);
+    assert.equal(p.headers['access-control-allow-methods'], 'POST');
+  });
+});
