@@ -60,6 +60,7 @@ function createCore(options, log) {
     headerRules: site.headerRules,
     log,
     decompress: engines.decompress,
+    variantsWatched: options.watch,
   });
   return new Core({
     store, cache, engines, log, compressionBudget,
