@@ -7,6 +7,7 @@ const { parseCli, normalizeOptions, helpText } = require('./options');
 const { formatLevels } = require('./parsers');
 const { ConfigError } = require('../errors');
 const { loggerFor } = require('../log/logger');
+const { endQuietlyOnEpipe } = require('../log/closed-stdout');
 const { loadCertificate } = require('../tls/certs');
 const { startServer } = require('../engines/start-server');
 const { runTrustCommand } = require('../tls/trust-command');
@@ -54,16 +55,6 @@ function fail(err) {
 function onSignals(handler) {
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);
-}
-
-// Output read by a reader that went away (`negotiate-h2 trust | head -1`) has ended: exit as
-// cat does, without a stack trace. Only for the commands that print to process.stdout: the
-// server never touches it (see log/logger.js).
-function endQuietlyOnEpipe() {
-  process.stdout.on('error', (err) => {
-    if (err.code !== 'EPIPE') throw err;
-    process.exit();
-  });
 }
 
 function usage() {

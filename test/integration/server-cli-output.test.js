@@ -56,10 +56,11 @@ test('--help ends with examples, each a command line that parses as written', as
   assert.ok(EXAMPLES.some(([command]) => command === 'npx negotiate-h2 trust'));
 });
 
-// The reader is gone before the command writes: its first write fails with EPIPE.
-function runIntoClosedPipe(args, env) {
+// The reader is gone before the command writes: its first write fails with EPIPE. args[0]: the
+// script, relative to the repository.
+function runIntoClosedPipe([script, ...args], env) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'server'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, script), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.destroy();
     let stderr = '';
     child.stderr.on('data', (c) => { stderr += c; });
@@ -75,7 +76,11 @@ test('output piped into a reader that stops (| head -1) ends quietly', async (t)
   const { dir, root } = await fixture(t, { 'a.txt': compressibleText(5000) });
   const home = path.join(dir, 'home');
   await fs.mkdir(home);
-  const cases = [['--help'], ['--version'], ['codings', root, '--quick'], ['trust', '--ca-dir', path.join(dir, 'ca')]];
+  const cases = [
+    ['server', '--help'], ['server', '--version'], ['server', 'codings', root, '--quick'], ['server', 'trust', '--ca-dir', path.join(dir, 'ca')],
+    // What the server runs at start-up, its stdout the server's: `negotiate-h2 | head -1`.
+    ['tools/precompress', root],
+  ];
   for (const args of cases) {
     assert.deepEqual(await runIntoClosedPipe(args, { HOME: home }), { code: 0, signal: null, stderr: '' }, args.join(' '));
   }
