@@ -73,6 +73,7 @@ const SAME = [
   [['--dynamic-levels', 'br=4,zstd=1'], { NEGOTIATE_DYNAMIC_LEVELS: 'br=4,zstd=1' }, { dynamicLevels: { br: 4, zstd: 1 } }],
   [['--negotiate-endpoint', 'off'], { NEGOTIATE_NEGOTIATE_ENDPOINT: 'off' }, { negotiateEndpoint: false }],
   [['--public-host', '::1'], { NEGOTIATE_PUBLIC_HOST: '::1' }, { publicHost: '[::1]' }],
+  [['--cors'], { NEGOTIATE_CORS: '1' }, { cors: true }],
 ];
 
 // The settings alone, without the names they were given under (LABELS, a symbol key).
@@ -108,6 +109,16 @@ test('the options carry how each setting was named: flag, variable, positional, 
   assert.equal(switchName(api, 'listing', true), 'listing: true');
   // Spread into another call (cli.js hands its options to startServer) they keep their names.
   assert.equal(optionName(normalizeOptions({ ...cli, logger: null }), 'port'), '--port');
+});
+
+test('cors: off by default, a key of the API and of the configuration file', async (t) => {
+  assert.equal(normalizeOptions({ root: ROOT }).cors, false);
+  assert.equal(normalizeOptions({ root: ROOT, cors: true }).cors, true);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'negotiate-cors-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(root, 'negotiate.config.json'), JSON.stringify({ cors: true }));
+  assert.equal(normalizeOptions({ root }).cors, true);
+  assert.throws(() => normalizeOptions({ root: ROOT, cors: 'yes please' }), { message: 'cors: expected true or false, got "yes please"' });
 });
 
 test('handler() defaults: the /_negotiate explainer is off unless asked for', async (t) => {
