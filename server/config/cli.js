@@ -5,7 +5,8 @@
 const cluster = require('node:cluster');
 const { parseCli, normalizeOptions, helpText } = require('./options');
 const { ConfigError } = require('../errors');
-const { Logger } = require('../log/logger');
+const { loggerFor } = require('../log/logger');
+const { endQuietlyOnEpipe } = require('../log/closed-stdout');
 const { loadCertificate } = require('../tls/certs');
 const { startServer } = require('../engines/start-server');
 const { runTrustCommand } = require('../tls/trust-command');
@@ -15,6 +16,16 @@ const { startBackgroundPrecompress } = require('../site/background-precompress')
 const { watchRoot } = require('../site/watch-precompress');
 
 const EXIT_BAD_OPTION = 2;
+
+// Commands that run as written, from a shell in a project with the package installed.
+const EXAMPLES = [
+  ['negotiate-h2', 'serve the current directory on https://localhost:8443/'],
+  ['negotiate-h2 site -p 8080', 'serve ./site on port 8080'],
+  ['negotiate-h2 dist --spa --cors', 'a single-page app whose files other origins may fetch'],
+  ['negotiate-h2 . --listing --watch', 'list folders without index.html; keep variants fresh on save'],
+  ['negotiate-h2 site --log-format json', 'one JSON object a line on stdout (for jq)'],
+  ['npx negotiate-h2 trust', 'make the browsers trust the local CA (once)'],
+];
 
 // `negotiate-h2 NAME ...` runs a subcommand; anything else serves a directory. Each resolves
 // with the process's exit code.
@@ -51,16 +62,24 @@ function onSignals(handler) {
   process.once('SIGTERM', handler);
 }
 
+function usage() {
+  const width = Math.max(...EXAMPLES.map(([command]) => command.length)) + 2;
+  return `${helpText()}\nSubcommands (a directory of the same name: ./NAME):\n${Object.values(SUBCOMMANDS).map((s) => `  negotiate-h2 ${s.help}\n`).join('')}` +
+    `\nExamples:\n${EXAMPLES.map(([command, what]) => `  ${command.padEnd(width)}${what}\n`).join('')}`;
+}
+
 async function main(argv, env) {
   if (Object.hasOwn(SUBCOMMANDS, argv[0])) {
+    endQuietlyOnEpipe();
     process.exitCode = await SUBCOMMANDS[argv[0]].run(argv.slice(1), env);
     return;
   }
   let options;
   try {
     options = parseCli(argv, env);
-    if (options.help) {
-      process.stdout.write(`${helpText()}\nSubcommands (a directory of the same name: ./NAME):\n${Object.values(SUBCOMMANDS).map((s) => `  negotiate-h2 ${s.help}\n`).join('')}`);
+    if (options.help || options.version) {
+      endQuietlyOnEpipe();
+      process.stdout.write(options.help ? usage() : `${require('../../package.json').version}\n`);
       return;
     }
     options = normalizeOptions(options);
@@ -73,7 +92,7 @@ async function main(argv, env) {
 }
 
 async function runServer(options) {
-  const log = new Logger({ level: options.logLevel });
+  const log = loggerFor(options);
   let server;
   try {
     server = await startServer({ ...options, logger: log });
@@ -119,7 +138,7 @@ function announce(log, url, httpUrl, options) {
 // so that workers never race to generate it. The first worker starts alone: a bad option that
 // only shows when listening (--host, --port) is then reported once, with its exit code 2.
 async function runPrimary(options) {
-  const log = new Logger({ level: options.logLevel });
+  const log = loggerFor(options);
   try {
     if (options.https && !options.cert) await loadCertificate(options, log);
     // Said here once when the native engine or a coding cannot run; the workers say nothing.
@@ -167,4 +186,4 @@ async function runPrimary(options) {
   });
 }
 
-module.exports = { main };
+module.exports = { main, EXAMPLES };

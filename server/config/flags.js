@@ -13,7 +13,7 @@ function parseArgsOptions(entries) {
   return Object.fromEntries(entries.filter((e) => e.flag !== undefined).map((e) => [e.flag, {
     type: e.bool ? 'boolean' : 'string',
     ...(e.multiple ? { multiple: true } : {}),
-    ...(e.flag === 'help' ? { short: 'h' } : {}),
+    ...(e.short !== undefined ? { short: e.short } : {}),
   }]));
 }
 
@@ -37,10 +37,10 @@ function parseFlags(argv, entries) {
       throw new ConfigError(`unknown option "${token.rawName}"${hint !== null ? `; did you mean ${hint}?` : ' (see --help)'}`);
     }
     if (entry.bool) {
-      if (token.value !== undefined) throw new ConfigError(`--${entry.flag} takes no value`);
+      if (token.value !== undefined) throw new ConfigError(`${token.rawName} takes no value`);
       raw[entry.key] = !negated(entry);
     } else {
-      if (token.value === undefined) throw new ConfigError(`--${entry.flag} needs a value ${entry.arg}`);
+      if (token.value === undefined) throw new ConfigError(`${token.rawName} needs a value ${entry.arg}`);
       raw[entry.key] = entry.multiple ? [...(raw[entry.key] ?? []), token.value] : token.value;
     }
   }
@@ -61,7 +61,7 @@ function checkValue(entry, value, label) {
 function applyEntries(entries, raw, labels) {
   const out = {};
   for (const entry of entries) {
-    if (entry.flag === 'help') continue;
+    if (entry.command) continue;
     const value = raw[entry.key];
     if (value === undefined || value === null) {
       if (entry.def !== undefined) out[entry.key] = entry.parse && !entry.bool ? entry.parse(entry.def) : entry.def;

@@ -2,7 +2,10 @@
 // Applies the schema (schema.js) to what users write: the CLI (node:util parseArgs) and its
 // NEGOTIATE_* environment twins, the site configuration file, and startServer()/handler()
 // options. Precedence: CLI, then environment, then the configuration file, then the default.
-// Every error names what the user wrote (flag, variable, file key or option key).
+// Every error names what the user wrote: the flag (or variable) on the command line, the key in
+// the configuration file, the option key in the API. The options carry those names under
+// LABELS, so that the errors found later (a root that is no directory, a port in use) name
+// them too: optionName(options, key).
 
 const path = require('node:path');
 const { ConfigError } = require('../errors');
@@ -14,15 +17,31 @@ const { SERVER, envName, negated, defaultOf } = require('./schema');
 const { parseFlags, checkValue, applyEntries } = require('./flags');
 
 const CLI = SERVER.filter((e) => e.flag !== undefined);
+// Symbol-keyed: spread along with the options, never taken for an option key.
+const LABELS = Symbol('option labels');
 
-// CLI beats environment. Returns the keys the user set (camelCase, parsed), for normalizeOptions.
+/** How the user wrote `key` of these options: a flag, a variable, a file's key, or the key. */
+function optionName(options, key) {
+  return options[LABELS]?.[key] ?? key;
+}
+
+/** How the user would switch the bool `key` of these options to `value`: the flag that does
+ * (--no-tls, --listing), its variable set to 1, or the key and value. */
+function switchName(options, key, value) {
+  const name = optionName(options, key);
+  if (name.startsWith('--')) return name;
+  return name.startsWith('NEGOTIATE_') ? `${name}=1` : `${name}: ${value}`;
+}
+
+// CLI beats environment. Returns the keys the user set (camelCase, parsed), for normalizeOptions;
+// their names (a flag by default, for settings left to it) are under LABELS.
 function parseCli(argv, env) {
   checkEnvNames(env);
   const raw = {};
-  const labels = {};
+  const labels = Object.fromEntries(CLI.map((e) => [e.key, `--${e.flag}`]));
   for (const entry of CLI) {
     const value = env[envName(entry)];
-    if (value === undefined || entry.flag === 'help') continue;
+    if (value === undefined || entry.command) continue;
     // NEGOTIATE_NO_DYNAMIC=1 means "no dynamic", like the flag.
     raw[entry.key] = entry.bool ? checkValue(entry, value, envName(entry)) !== negated(entry) : value;
     labels[entry.key] = envName(entry);
@@ -34,11 +53,11 @@ function parseCli(argv, env) {
     labels[key] = `--${CLI.find((e) => e.key === key).flag}`;
   }
   if (flags.positionals.length === 1) {
-    if (labels.root === '--root') throw new ConfigError(`give the directory either as "${flags.positionals[0]}" or with --root, not both`);
+    if (flags.raw.root !== undefined) throw new ConfigError(`give the directory either as "${flags.positionals[0]}" or with --root, not both`);
     raw.root = flags.positionals[0];
     labels.root = 'directory';
   }
-  const out = {};
+  const out = { [LABELS]: labels };
   for (const entry of CLI) {
     if (raw[entry.key] !== undefined) out[entry.key] = checkValue(entry, raw[entry.key], labels[entry.key]);
   }
@@ -48,7 +67,7 @@ function parseCli(argv, env) {
 // A NEGOTIATE_* variable that is no option's twin is almost always a typo that would otherwise
 // leave the server running with a setting the user believes changed.
 function checkEnvNames(env) {
-  const known = CLI.filter((e) => e.flag !== 'help').map(envName);
+  const known = CLI.filter((e) => !e.command).map(envName);
   for (const name of Object.keys(env)) {
     if (!name.startsWith('NEGOTIATE_') || known.includes(name)) continue;
     const hint = closest(name, known);
@@ -58,9 +77,9 @@ function checkEnvNames(env) {
 
 // An option key no setting has is a typo that would otherwise be ignored.
 function checkKeys(input) {
-  const known = SERVER.filter((e) => e.flag !== 'help').map((e) => e.key);
+  const known = SERVER.filter((e) => !e.command).map((e) => e.key);
   for (const key of Object.keys(input)) {
-    if (known.includes(key) || key === 'help') continue;
+    if (known.includes(key) || SERVER.some((e) => e.command && e.key === key)) continue;
     const hint = closest(key, known);
     throw new ConfigError(`${key}: unknown option${hint !== null ? `; did you mean ${hint}?` : ''}`);
   }
@@ -69,31 +88,38 @@ function checkKeys(input) {
 /**
  * startServer()/handler() options (or parseCli's output) checked, with the configuration file's
  * values below them and defaults for the rest. Accepts CLI strings or API values.
+ * middleware: for handler() and fastifyPlugin, whose defaults differ (middlewareDef in schema.js).
  */
-function normalizeOptions(input = {}) {
+function normalizeOptions(input = {}, { middleware = false } = {}) {
   checkKeys(input);
   const raw = { ...input };
-  const site = readConfigFile(path.resolve(raw.root ?? defaultOf('root')), raw.config ?? undefined, SERVER);
-  const labels = {};
+  const labels = { ...input[LABELS] };
+  const site = readConfigFile(path.resolve(raw.root ?? defaultOf('root')), raw.config ?? undefined, SERVER, labels.config ?? 'config');
+  const fromFile = new Set();
   for (const [key, value] of Object.entries(site.values)) {
     if (raw[key] !== undefined && raw[key] !== null) continue;
     raw[key] = value;
     labels[key] = `${site.label}: ${key}`;
+    fromFile.add(key);
   }
-  for (const key of Object.keys(input)) labels[key] ??= SERVER.find((e) => e.key === key).flag !== undefined ? undefined : key;
+  for (const key of Object.keys(input)) labels[key] ??= key;
+  if (middleware) {
+    for (const entry of SERVER) if (entry.middlewareDef !== undefined) raw[entry.key] ??= entry.middlewareDef;
+  }
   const out = applyEntries(SERVER, raw, labels);
+  out[LABELS] = labels;
   out.config = site.file ?? undefined;
   for (const [key, compile] of [['headers', compileHeaderRules], ['dictionaries', compileDictionaryRules]]) {
     try {
       compile(out[key]);
     } catch (err) {
-      throw new ConfigError(labels[key] !== undefined ? `${site.label}: ${err.message}` : err.message);
+      throw new ConfigError(fromFile.has(key) ? `${site.label}: ${err.message}` : err.message);
     }
   }
-  if (Boolean(out.cert) !== Boolean(out.key)) throw new ConfigError('--cert and --key go together');
+  if (Boolean(out.cert) !== Boolean(out.key)) throw new ConfigError(`${optionName(out, 'cert')} and ${optionName(out, 'key')} go together`);
   if (!out.https) {
     const tlsOnly = ['httpPort', 'cert'].find((key) => out[key] !== undefined);
-    if (tlsOnly !== undefined) throw new ConfigError(`--${SERVER.find((e) => e.key === tlsOnly).flag} needs TLS and cannot go with --no-tls`);
+    if (tlsOnly !== undefined) throw new ConfigError(`${optionName(out, tlsOnly)} needs TLS and cannot go with ${switchName(out, 'https', false)}`);
   }
   out.root = path.resolve(out.root);
   return out;
@@ -103,12 +129,12 @@ function normalizeOptions(input = {}) {
 function helpText() {
   const lines = ['Usage: negotiate-h2 [dir] [options]   (dir: the directory to serve, default the current one)', '', 'Options (each has the environment twin shown under it; flags win):'];
   for (const entry of CLI) {
-    const left = `  --${entry.flag}${entry.arg ? ' ' + entry.arg : ''}`;
+    const left = `  ${entry.short !== undefined ? `-${entry.short}, ` : ''}--${entry.flag}${entry.arg ? ' ' + entry.arg : ''}`;
     const def = entry.def !== undefined && !entry.bool ? ` (default: ${entry.def})` : '';
     lines.push(`${left.padEnd(26)} ${entry.help}${def}`);
-    if (entry.flag !== 'help') lines.push(`${''.padEnd(26)} env ${envName(entry)}`);
+    if (!entry.command) lines.push(`${''.padEnd(26)} env ${envName(entry)}`);
   }
   return lines.join('\n') + '\n';
 }
 
-module.exports = { parseCli, normalizeOptions, helpText };
+module.exports = { parseCli, normalizeOptions, helpText, optionName, switchName, LABELS };

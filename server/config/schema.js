@@ -3,8 +3,12 @@
 //   key    its startServer()/handler() option and negotiate.config.json key (camelCase)
 //   flag   its CLI flag --flag (none: API only); each flag has the environment twin
 //          NEGOTIATE_FLAG (see envName)
+//   short  its one-letter CLI alias -x, if any
 //   arg    the flag's value placeholder in --help; bool entries take no value
+//   command  true for the flags that print something and exit (--help, --version): they have
+//          no environment twin and no option key
 //   def    the default, written here and nowhere else
+//   middlewareDef  the default inside handler() and fastifyPlugin, where it differs from def
 //   parse  turns what the user wrote into the value used, or throws saying what was expected;
 //          its `schema` (parsers.js) is the JSON Schema of the values a program or the file gives
 //   schema that JSON Schema, for an entry whose value another module checks (bool entries: boolean)
@@ -81,7 +85,7 @@ const SERVER = [
   { ...SHARED.dir, flag: 'root', file: false, help: 'directory to serve (or give it as the one positional argument)' },
   { flag: 'config', key: 'config', arg: 'FILE', file: false, parse: p.nonEmptyString, help: `site configuration (headers rules and these options' keys); default: ${CONFIG_NAME} in the root when present` },
   { flag: 'host', key: 'host', arg: 'H', def: '127.0.0.1', parse: p.nonEmptyString, help: 'address to listen on (:: for all interfaces)' },
-  { flag: 'port', key: 'port', arg: 'N', def: 8443, parse: p.port, help: 'HTTPS (h2 + http/1.1) port, 0 = any free port' },
+  { flag: 'port', short: 'p', key: 'port', arg: 'N', def: 8443, parse: p.port, help: 'HTTPS (h2 + http/1.1) port, 0 = any free port' },
   { flag: 'cert', key: 'cert', arg: 'FILE', parse: p.nonEmptyString, help: 'PEM certificate (with --key), reloaded when it changes or on SIGHUP; default: made in --certs-dir, signed by the local CA' },
   { flag: 'key', key: 'key', arg: 'FILE', parse: p.nonEmptyString, help: 'PEM private key (with --cert)' },
   { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(userConfigDir(), 'certs'), parse: p.nonEmptyString, help: 'where the localhost certificate signed by the local CA is made and reused' },
@@ -92,7 +96,8 @@ const SERVER = [
   { flag: 'encodings', key: 'encodings', arg: 'LIST', def: CODINGS, parse: p.codingList(CODINGS), help: 'server preference order, a subset of ' + CODINGS.join(',') },
   { flag: 'brotli-engine', key: 'brotliEngine', arg: 'E', def: 'zlib', parse: p.oneOf(['zlib', 'iltorb']), help: 'zlib | iltorb' },
   { flag: 'no-dynamic', key: 'dynamic', bool: true, def: true, help: 'never compress on the fly (precompressed variants and identity only)' },
-  { flag: 'negotiate-endpoint', key: 'negotiateEndpoint', arg: 'PATH', def: '/_negotiate', parse: p.endpointPath, help: 'path of the JSON negotiation explainer the demo uses; off = none' },
+  { flag: 'negotiate-endpoint', key: 'negotiateEndpoint', arg: 'PATH', def: '/_negotiate', middlewareDef: 'off', parse: p.endpointPath, help: 'path of the JSON negotiation explainer the demo uses; off = none (handler() has it off unless this option is given)' },
+  { flag: 'cors', key: 'cors', bool: true, def: false, help: 'let pages of any origin read the responses (Access-Control-Allow-Origin: *) and answer CORS preflights' },
   { flag: 'dynamic-levels', key: 'dynamicLevels', arg: 'LIST', parse: p.levelsOf(CODINGS), help: `on-the-fly levels, e.g. br=5,zstd=3 (default ${p.defaultLevels('dynamic', CODINGS)}; \`negotiate-h2 codings\` suggests some)` },
   { ...SHARED.variantLevels, flag: 'precompress-levels', key: 'precompressLevels', help: `levels of the variants written at start, e.g. br=11 (default ${p.defaultLevels('max', VARIANT_CODINGS)})` },
   { flag: 'watch', key: 'watch', bool: true, def: false, help: 'make cached variants of changed and new files while serving (CLI only)' },
@@ -107,7 +112,8 @@ const SERVER = [
   { flag: 'revalidate-ms', key: 'revalidateMs', arg: 'N', def: 0, parse: p.intIn(0, 3_600_000), help: 'reuse a file\'s stat for N ms (0 = check the disk on every request)' },
   { flag: 'engine', key: 'engine', arg: 'E', def: 'native', parse: p.oneOf(['node', 'native']), help: 'HTTP engines: node (node:http2 and Node\'s HTTP/1.1) | native (server/engines/h2, RFC 9113 in JS with the native HPACK codec, and server/engines/h1, RFC 9112)' },
   { flag: 'workers', key: 'workers', arg: 'N', def: 1, parse: p.intIn(1, MAX_WORKERS, { machineBound: true }), help: 'processes sharing the port (1 = no cluster)' },
-  { flag: 'help', key: 'help', bool: true, file: false, help: 'show this help' },
+  { flag: 'help', short: 'h', key: 'help', bool: true, command: true, file: false, help: 'show this help' },
+  { flag: 'version', short: 'v', key: 'version', bool: true, command: true, file: false, help: 'print the version' },
   // The site's response-header rules (header-rules.js checks them).
   { key: 'headers', def: [], schema: HEADER_RULES_SCHEMA, help: 'response-header rules: [{ "match": GLOB, "headers": { NAME: VALUE } }]' },
   // Compression dictionaries, RFC 9842 (dictionary-rules.js checks them; docs/dictionaries.md).

@@ -5,7 +5,7 @@
 const { ConfigError } = require('../errors');
 const { parseFlags, applyEntries } = require('./flags');
 
-const HELP = { flag: 'help', key: 'help', bool: true, help: 'show this help' };
+const HELP = { flag: 'help', short: 'h', key: 'help', bool: true, command: true, help: 'show this help' };
 
 /**
  * @param {string[]} argv

@@ -20,6 +20,7 @@ const { Spool } = require('../files/spool');
 const { RequestError } = require('../errors');
 const { notFound } = require('../site/not-found');
 const { listDirectory } = require('../site/listing');
+const { isPreflight, preflight, allowAnyOrigin } = require('../site/cors');
 
 const RESTARTS = 2;
 // Delta representations kept per file snapshot (each client's dictionary makes its own).
@@ -30,7 +31,7 @@ class Core {
   // negotiatePath: where negotiateEndpoint answers, or false when it is off. budget: the
   // process's ByteBudget, charged by every streamed body; spoolDisk: the one for the bytes
   // compression spools keep on disk. logAccess: see access-log.js; the engines call it.
-  // site: { spa, listing, hidden(real) } (site/).
+  // site: see site/index.js.
   // compressionBudget: the slots the cache and streaming compression share (compression-budget.js).
   // dictionaries: the DictionaryIndex (files/dictionary-index.js); dictionaryEngines: the dcb/dcz
   // makers (compression/dictionary-codings.js); deltaCodings: the dictionary codings offered, in
@@ -44,13 +45,17 @@ class Core {
     this.deltaKey = this.deltaCodings.join(',') + ',';
   }
 
-  // Never rejects: unexpected failures become a 500 descriptor.
-  async decide(method, target, headers) {
+  // Never rejects: unexpected failures become a 500 descriptor. Every response of every engine
+  // comes from here, so --cors is applied here once.
+  decide(method, target, headers) {
+    const d = this.respond(method, target, headers);
+    return this.site.cors ? d.then(allowAnyOrigin) : d;
+  }
+
+  async respond(method, target, headers) {
     this.requests++;
     const isHead = method === 'HEAD';
-    if (method !== 'GET' && !isHead) {
-      return textResponse(405, 'method not allowed\n', false, { 'allow': 'GET, HEAD' });
-    }
+    if (method !== 'GET' && !isHead) return this.otherMethod(method, target, headers);
     try {
       const parsed = parseRequestPath(target);
       if (parsed.rel === this.negotiatePath) return await this.negotiateEndpoint(this, parsed.query, headers, isHead);
@@ -76,6 +81,15 @@ class Core {
     }
   }
 
+  // RFC 9110 9.3.7: OPTIONS * asks what the server as a whole supports. With --cors, a CORS
+  // preflight of any path is answered (cors.js). Anything else is a 405 naming the methods
+  // the files have.
+  otherMethod(method, target, headers) {
+    if (method === 'OPTIONS' && target === '*') return response(204, { 'allow': 'OPTIONS, GET, HEAD' }, null);
+    if (this.site.cors && isPreflight(method, headers)) return preflight(headers);
+    return textResponse(405, 'method not allowed\n', false, { 'allow': 'GET, HEAD' });
+  }
+
   // { info } for a file, { redirect } for a directory named without its slash, or { listing }
   // (the directory) for one without index.html when --listing is on; or a promise of one.
   findFile(parsed) {
@@ -96,13 +110,16 @@ class Core {
 
   async findIndex(parsed, info) {
     const indexRel = parsed.rel === '/' ? '/index.html' : parsed.rel + '/index.html';
+    // The root's 404 says what to do about it (a first run in a folder without index.html).
+    const noIndex = (err) => (parsed.rel === '/' ? new RequestError(404, err.code, this.site.rootWithoutIndex) : err);
     const index = this.store.current(indexRel) ?? await this.store.lookup(indexRel).catch((err) => {
-      if (this.site.listing && err.status === 404) return info;
-      throw err;
+      if (err.status !== 404) throw err;
+      if (this.site.listing) return info;
+      throw noIndex(err);
     });
     if (index.kind !== 'file') {
       if (this.site.listing) return { listing: info };
-      throw new RequestError(404, 'ERR_NOT_FOUND', 'no index.html');
+      throw noIndex(new RequestError(404, 'ERR_NOT_FOUND', 'no index.html'));
     }
     return { info: index };
   }

@@ -18,6 +18,16 @@ const { ByteBudget } = require('../files/byte-budget');
 const { negotiateEndpoint } = require('./negotiate-endpoint');
 const { createAccessLog } = require('../log/access-log');
 const { createSite } = require('../site');
+const { optionName } = require('../config/options');
+
+// fn()'s result; its failure is the option `key`'s, named as the user wrote it.
+function blame(options, key, fn) {
+  try {
+    return fn();
+  } catch (err) {
+    throw new ConfigError(`${optionName(options, key)}: ${err.message}`);
+  }
+}
 
 // Synchronous so that handler() can report a bad root when it is called, not at the first request.
 function createCore(options, log) {
@@ -28,13 +38,8 @@ function createCore(options, log) {
   } catch {
     rootReal = null;
   }
-  if (rootReal === null) throw new ConfigError(`--root: ${options.root} is not a directory`);
-  let engines;
-  try {
-    engines = createEngines({ brotliEngine: options.brotliEngine, levels: { dynamic: options.dynamicLevels } });
-  } catch (err) {
-    throw new ConfigError(`--brotli-engine: ${err.message}`);
-  }
+  if (rootReal === null) throw new ConfigError(`${optionName(options, 'root')}: ${options.root} is not a directory`);
+  const engines = blame(options, 'brotliEngine', () => createEngines({ brotliEngine: options.brotliEngine, levels: { dynamic: options.dynamicLevels } }));
   // maxConcurrentCompressions (tests, tuning) replaces the slots of each pool.
   const n = options.maxConcurrentCompressions;
   const compressionBudget = new CompressionBudget(n === undefined ? undefined : { libuv: n, zstd: n });
@@ -67,6 +72,7 @@ function createCore(options, log) {
     decompress: engines.decompress,
     cacheDir: rootCacheDir(realCacheDir(options.cacheDir), rootReal),
     onReplaced: (previous, current) => dictionaries.retire(previous, current),
+    variantsWatched: options.watch,
   });
   dictionaries = new DictionaryIndex({ store, rules: site.dictionaryRules, hidden: site.hidden, log });
   const hasRules = site.dictionaryRules.length > 0;
@@ -83,7 +89,7 @@ function createCore(options, log) {
     negotiateEndpoint, negotiatePath: options.negotiateEndpoint,
     budget: new ByteBudget(options.bufferedBytesLimit),
     spoolDisk: new ByteBudget(options.spoolDiskBytes),
-    logAccess: createAccessLog(log, options.logFormat), site,
+    logAccess: blame(options, 'logFormat', () => createAccessLog(log, options.logFormat)), site,
   });
 }
 

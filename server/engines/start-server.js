@@ -5,9 +5,9 @@
 // serve plain HTTP/1.1 instead.
 
 const cluster = require('node:cluster');
-const { normalizeOptions } = require('../config/options');
+const { normalizeOptions, optionName } = require('../config/options');
 const { ConfigError } = require('../errors');
-const { Logger } = require('../log/logger');
+const { loggerFor } = require('../log/logger');
 const { loadCertificate, certificateNames } = require('../tls/certs');
 const { createCore } = require('../decision/create-core');
 const { createRedirectServer } = require('./redirect-server');
@@ -32,7 +32,7 @@ function loopbackName(host) {
 async function startServer(input = {}) {
   const options = normalizeOptions(input);
   const timeouts = options.timeouts;
-  const log = options.logger || new Logger({ level: options.logLevel });
+  const log = loggerFor(options);
   const core = createCore(options, log);
   const tls = options.https ? options.tls || await loadCertificate(options, log) : null;
 
@@ -49,7 +49,7 @@ async function startServer(input = {}) {
     socket.once('close', () => sockets.delete(socket));
   });
 
-  await listen(server, options.port, options.host, '--port');
+  await listen(server, options, 'port');
   const port = server.address().port;
 
   let redirectServer = null;
@@ -63,7 +63,7 @@ async function startServer(input = {}) {
       connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
     });
     try {
-      await listen(redirectServer, options.httpPort, options.host, '--http-port');
+      await listen(redirectServer, options, 'httpPort');
     } catch (err) {
       server.close();
       throw err;
@@ -115,7 +115,7 @@ async function startServer(input = {}) {
   };
 }
 
-// Listen failures the user can fix, reported as one line naming the flag to change.
+// Listen failures the user can fix, reported as one line naming the option to change.
 const PORT_ERRORS = { EADDRINUSE: 'in use', EACCES: 'permission denied (ports below 1024 need privileges)' };
 const HOST_ERRORS = {
   EADDRNOTAVAIL: 'not an address of this machine',
@@ -124,11 +124,13 @@ const HOST_ERRORS = {
   EAI_FAIL: 'cannot be resolved',
 };
 
-function listen(server, port, host, portFlag) {
+// portKey: the option holding the port, 'port' or 'httpPort'.
+function listen(server, options, portKey) {
+  const { host, [portKey]: port } = options;
   return new Promise((resolve, reject) => {
     const onError = (err) => {
-      if (PORT_ERRORS[err.code]) reject(new ConfigError(`${portFlag}: ${host}:${port}: ${PORT_ERRORS[err.code]}`));
-      else if (HOST_ERRORS[err.code]) reject(new ConfigError(`--host: ${host}: ${HOST_ERRORS[err.code]}`));
+      if (PORT_ERRORS[err.code]) reject(new ConfigError(`${optionName(options, portKey)}: ${host}:${port}: ${PORT_ERRORS[err.code]}`));
+      else if (HOST_ERRORS[err.code]) reject(new ConfigError(`${optionName(options, 'host')}: ${host}: ${HOST_ERRORS[err.code]}`));
       else reject(err);
     };
     server.once('error', onError);

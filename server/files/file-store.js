@@ -61,8 +61,9 @@ class FileStore {
   // next to the file comes first; a cached one is used only where there is none, once it proved
   // to decode to the file's current bytes. Cached names are not watched: a variant cached after
   // a check is found at the next one (within trustMs).
-  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], dictionaryRules = [], log, decompress, watch = fs.watch, cacheDir = null, onReplaced = () => {} }) {
-    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, dictionaryRules, log, decompress, cacheDir, onReplaced });
+  // variantsWatched: --watch is on, rewriting variants that go stale (see noteStale).
+  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], dictionaryRules = [], log, decompress, watch = fs.watch, cacheDir = null, onReplaced = () => {}, variantsWatched = false }) {
+    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, dictionaryRules, log, decompress, cacheDir, onReplaced, variantsWatched });
     this.extensions = variantCodings.map(([, ext]) => ext);
     this.names = watch === false ? null : new NameWatch({
       maxDirs: MAX_WATCHED_DIRS,
@@ -336,6 +337,7 @@ class FileStore {
       staticOfferedKey: '',
     };
 
+    const staleVariants = [];
     for (const coding of this.encodings) {
       const variant = found[coding];
       const stale = variant ? staleReason(variant, stat) : null;
@@ -350,13 +352,14 @@ class FileStore {
         info.staticOffered.push(coding);
         continue;
       }
-      if (stale !== null) this.noteStale(variant, stale);
+      if (stale !== null) staleVariants.push({ variant, reason: stale });
       const why = this.dynamicReasons[coding] || notCompressible ||
         (stat.size < this.minCompressBytes ? `below ${this.minCompressBytes} bytes` : null);
       if (why === null) info.offered.push(coding);
       else if (!variant) info.unavailable[coding] = why;
       else info.unavailable[coding] = `${stale !== null ? `variant stale (${stale})` : 'variant not smaller than the file'}; ${why}`;
     }
+    if (staleVariants.length > 0) this.noteStale(real, stat, staleVariants);
     info.offered.push('identity');
     info.staticOffered.push('identity');
     info.offeredKey = info.offered.join(',');
@@ -364,12 +367,18 @@ class FileStore {
     return info;
   }
 
-  noteStale(variant, reason) {
-    const key = `${variant.path}\0${variant.stat.mtimeMs}\0${reason}`;
+  // One line per file whatever the number of its variants, once per change of the file. With
+  // --watch (variantsWatched) stale variants are expected, for the moment the watcher takes to
+  // rewrite them, and noted at debug level only.
+  noteStale(real, stat, staleVariants) {
+    const byReason = new Map();
+    for (const { variant, reason } of staleVariants) byReason.set(reason, [...byReason.get(reason) ?? [], path.basename(variant.path)]);
+    const why = [...byReason].map(([reason, names]) => `${names.join(', ')} ${reason}`).join('; ');
+    const key = `${real}\0${stat.mtimeMs}\0${why}`;
     if (this.staleLogged.has(key)) return;
     if (this.staleLogged.size >= STALE_LOG_LIMIT) this.staleLogged.clear();
     this.staleLogged.add(key);
-    this.log.warn(`ignoring stale variant ${variant.path}: ${reason}`);
+    this.log[this.variantsWatched ? 'debug' : 'warn'](`ignoring stale variants of ${real}: ${why}`);
   }
 
   store(entry, info) {

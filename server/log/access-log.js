@@ -9,8 +9,6 @@
 // "h2", "http/1.1" or "http/1.0". Status is a number, or "NNN aborted" when the body was cut off.
 // What the client sent (method, target, referer, user agent) is escaped in every format, below.
 
-const { ConfigError } = require('../errors');
-
 const LOG_FORMATS = ['short', 'combined', 'json'];
 const MAX_FIELD = 512;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -23,7 +21,7 @@ function cap(value) {
 // Returns logAccess(method, target, status, coding, bytes, startedAt, client).
 function createAccessLog(log, format) {
   if (format !== 'short' && typeof log.raw !== 'function') {
-    throw new ConfigError(`--log-format: ${format} needs a logger with raw(line) (server/log/logger.js has it)`);
+    throw new Error(`${format} needs a logger with raw(line) (server/log/logger.js has it)`);
   }
   return function logAccess(method, target, status, coding, bytes, startedAt, client) {
     if (!log.enabled('info')) return;

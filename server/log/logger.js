@@ -2,7 +2,8 @@
 // Batched, asynchronous log writer. process.stdout is synchronous for files and pipes, so a
 // write per request would stall the event loop; lines are buffered and flushed with fs.write
 // from a timer, one write in flight at a time. process.stdout is never touched: creating it
-// would switch fd 1 to non-blocking mode under our feet.
+// would switch fd 1 to non-blocking mode under our feet. With json, each line is a JSON object
+// ({ time, level, message }), so that stdout under --log-format json is JSON lines throughout.
 
 const fs = require('node:fs');
 
@@ -14,9 +15,10 @@ const RETRY_MS = 10;
 const PIPE_BUF = 4096;
 
 class Logger {
-  constructor({ level = 'info', fd = 1 } = {}) {
+  constructor({ level = 'info', fd = 1, json = false } = {}) {
     this.threshold = LEVELS[level];
     this.fd = fd;
+    this.json = json;
     this.pending = [];
     this.pendingBytes = 0;
     this.writing = false;
@@ -41,7 +43,8 @@ class Logger {
 
   line(level, msg, force = false) {
     if (!force && LEVELS[level] > this.threshold) return;
-    this.push(`${new Date().toISOString()} ${level} ${msg}\n`);
+    const time = new Date().toISOString();
+    this.push(this.json ? `${JSON.stringify({ time, level, message: msg })}\n` : `${time} ${level} ${msg}\n`);
   }
 
   // An info line written as given: access-log formats that carry their own time.
@@ -105,4 +108,9 @@ class Logger {
   }
 }
 
-module.exports = { Logger };
+/** The options' logger: theirs (the API's logger), or one at their level and --log-format. */
+function loggerFor(options) {
+  return options.logger || new Logger({ level: options.logLevel, json: options.logFormat === 'json' });
+}
+
+module.exports = { Logger, loggerFor };

@@ -15,8 +15,9 @@ const CONFIG_NAME = 'negotiate.config.json';
 // `explicit`: the --config value, or undefined to look for CONFIG_NAME in root. `entries`: the
 // settings of server/config/schema.js; values of its DIR and FILE settings are resolved against
 // the file's folder. Settings with `file: false` choose the folder or the file itself, or are
-// objects only a program can pass: they cannot come from the file.
-function readConfigFile(root, explicit, entries) {
+// objects only a program can pass: they cannot come from the file. `explicitLabel`: how the
+// user named `explicit` (--config, or the option key config).
+function readConfigFile(root, explicit, entries, explicitLabel) {
   const file = explicit !== undefined ? path.resolve(explicit) : path.join(root, CONFIG_NAME);
   const label = explicit !== undefined ? String(explicit) : CONFIG_NAME;
   let text;
@@ -24,7 +25,7 @@ function readConfigFile(root, explicit, entries) {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     if (explicit === undefined && (err.code === 'ENOENT' || err.code === 'ENOTDIR')) return { file: null, label, values: {} };
-    throw new ConfigError(`${explicit !== undefined ? '--config' : label}: cannot read ${file} (${err.code || err.message})`);
+    throw new ConfigError(`${explicit !== undefined ? explicitLabel : label}: cannot read ${file} (${err.code || err.message})`);
   }
   let json;
   try {

@@ -22,6 +22,12 @@ function acceptsHtml(accept) {
   return false;
 }
 
+// The 404 of / when the root has no index.html: what its owner can do, in the terms they set
+// the server up with (listing: --listing, or the option listing: true).
+function rootWithoutIndex(listing) {
+  return `no index.html in the served folder: add one, or list its files with ${listing}`;
+}
+
 // err: the RequestError 404. Never rejects.
 async function notFound(core, err, isHead, headers, spa) {
   try {
@@ -69,4 +75,4 @@ function withVary(d, vary) {
   return { ...d, headers: { ...d.headers, vary }, h2: null };
 }
 
-module.exports = { notFound, acceptsHtml };
+module.exports = { notFound, acceptsHtml, rootWithoutIndex };

@@ -38,7 +38,7 @@ function watchRoot({ root, after, precompress, log }) {
     if (stopped || running !== null || !ready || pending.size === 0) return;
     const batch = [...pending].slice(0, MAX_BATCH);
     for (const name of batch) pending.delete(name);
-    log.info(`watch: updating variants of ${batch.length === 1 ? batch[0] : `${batch.length} files`}`);
+    for (const name of batch) log.info(`watch: ${name} changed; updating its variants`);
     running = startBackgroundPrecompress({ ...precompress, root, log, only: batch });
     running.exited.then(() => {
       running = null;

@@ -6,8 +6,9 @@ const fs = require('node:fs/promises');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { ConfigError } = require('../errors');
+const { optionName } = require('../config/options');
 const { makeLeaf, LEAF_ORGANIZATION, LEAF_NAMES, DAY_MS } = require('./x509');
-const { loadOrCreateCa } = require('./local-ca');
+const { loadOrCreateCa, TRUST_COMMAND } = require('./local-ca');
 const { writePemPair } = require('./write-file-atomic');
 
 const CERT_FILE = 'localhost-cert.pem';
@@ -21,11 +22,13 @@ function generateSelfSigned() {
   return makeLeaf();
 }
 
-// The configured --cert/--key, read and checked to be a certificate and its key, so a wrong
-// path or file is one line naming the flag rather than a TLS stack trace.
-async function readConfiguredPair(certFile, keyFile) {
-  const read = (flag, file) => fs.readFile(file).catch((err) => {
-    throw new ConfigError(`--${flag}: cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+// The configured cert and key files (--cert/--key), read and checked to be a certificate and its
+// key, so a wrong path or file is one line naming the setting rather than a TLS stack trace.
+async function readConfiguredPair(options) {
+  const { cert: certFile, key: keyFile } = options;
+  const fail = (key, why) => new ConfigError(`${optionName(options, key)}: ${why}`);
+  const read = (key, file) => fs.readFile(file).catch((err) => {
+    throw fail(key, `cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   });
   const cert = await read('cert', certFile);
   const key = await read('key', keyFile);
@@ -34,14 +37,14 @@ async function readConfiguredPair(certFile, keyFile) {
   try {
     x509 = new crypto.X509Certificate(cert);
   } catch {
-    throw new ConfigError(`--cert: ${certFile} is not a PEM certificate`);
+    throw fail('cert', `${certFile} is not a PEM certificate`);
   }
   try {
     privateKey = crypto.createPrivateKey(key);
   } catch {
-    throw new ConfigError(`--key: ${keyFile} is not a PEM private key (or it is encrypted)`);
+    throw fail('key', `${keyFile} is not a PEM private key (or it is encrypted)`);
   }
-  if (!x509.checkPrivateKey(privateKey)) throw new ConfigError(`--key: ${keyFile} is not the key of the certificate in ${certFile}`);
+  if (!x509.checkPrivateKey(privateKey)) throw fail('key', `${keyFile} is not the key of the certificate in ${certFile}`);
   return { cert, key };
 }
 
@@ -97,8 +100,9 @@ async function readIfPresent(file) {
 
 // Resolves { cert, key, generated, certFile } from options.cert/key, or the localhost
 // certificate in options.certsDir signed by the CA in options.caDir (both made when needed).
-async function loadCertificate({ cert, key, certsDir, caDir }, log) {
-  if (cert) return { ...(await readConfiguredPair(cert, key)), generated: false, certFile: cert };
+async function loadCertificate(options, log) {
+  const { cert, certsDir, caDir } = options;
+  if (cert) return { ...(await readConfiguredPair(options)), generated: false, certFile: cert };
   const ca = await loadOrCreateCa(caDir, log);
   const certFile = path.join(certsDir, CERT_FILE);
   const keyFile = path.join(certsDir, KEY_FILE);
@@ -127,7 +131,7 @@ async function loadCertificate({ cert, key, certsDir, caDir }, log) {
   } catch (err) {
     throw certsDirError(err);
   }
-  log.info(`made a localhost certificate signed by the local CA in ${certFile} (reused on later starts); trust ${ca.certFile} with "negotiate-h2 trust", or curl --cacert it`);
+  log.info(`made a localhost certificate signed by the local CA in ${certFile} (reused on later starts); trust ${ca.certFile} with "${TRUST_COMMAND}", or curl --cacert it`);
   return { ...pair, generated: true, certFile };
 }
 

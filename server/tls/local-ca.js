@@ -11,6 +11,10 @@ const { ConfigError } = require('../errors');
 const { makeCa, DAY_MS } = require('./x509');
 const { writePemPair } = require('./write-file-atomic');
 
+// The command as a user types it: npx finds the bin of a local install (which is not on PATH)
+// as well as a global one.
+const TRUST_COMMAND = 'npx negotiate-h2 trust';
+
 const CA_CERT_FILE = 'ca.pem';
 const CA_KEY_FILE = 'ca-key.pem';
 
@@ -42,7 +46,7 @@ async function readCa(caDir) {
   // One after the other, so a directory that cannot be read is reported the same way every time.
   const cert = await fs.readFile(certFile, 'utf8');
   const key = await fs.readFile(keyFile, 'utf8');
-  const broken = (why) => new ConfigError(`--ca-dir: ${caDir}: ${why}; move ${CA_CERT_FILE} and ${CA_KEY_FILE} away to make a new CA (and run "negotiate-h2 trust" again)`);
+  const broken = (why) => new ConfigError(`--ca-dir: ${caDir}: ${why}; move ${CA_CERT_FILE} and ${CA_KEY_FILE} away to make a new CA (and run "${TRUST_COMMAND}" again)`);
   let x509;
   try {
     x509 = new crypto.X509Certificate(cert);
@@ -78,8 +82,8 @@ async function loadOrCreateCa(caDir, log) {
   } catch (err) {
     throw dirError(err);
   }
-  log.info(`made a local certificate authority "${name}" in ${certFile}; "negotiate-h2 trust" makes browsers accept the certificates it signs`);
+  log.info(`made a local certificate authority "${name}" in ${certFile}; "${TRUST_COMMAND}" makes browsers accept the certificates it signs`);
   return { ...pair, x509: new crypto.X509Certificate(pair.cert), name, certFile };
 }
 
-module.exports = { loadOrCreateCa, readCa, caFiles };
+module.exports = { loadOrCreateCa, readCa, caFiles, TRUST_COMMAND };

@@ -26,7 +26,7 @@ function watchCertificates(server, options, log) {
   async function reload(why) {
     let pair;
     try {
-      pair = await readConfiguredPair(options.cert, options.key);
+      pair = await readConfiguredPair(options);
     } catch (err) {
       log.error(`certificate reload after ${why}: ${err.message}; still serving the previous certificate`);
       return;

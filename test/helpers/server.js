@@ -117,8 +117,9 @@ const SPAWN_TIMEOUT_MS = 20_000;
 
 // Runs the CLI (`node server ...args`), with `engine` through its environment twin (and under
 // `ulimit -n fdLimit` when given), and resolves once it printed the URL it listens on:
-// { child, url, port, httpUrl, output() (everything printed so far), exited (Promise of
-// { code, signal }), stop(signal) }. Rejects with the output if it exits or stalls first.
+// { child, url, port, httpUrl, output() (everything printed so far), stdout() (its part on
+// stdout), exited (Promise of { code, signal }), stop(signal) }. Rejects with the output if it
+// exits or stalls first.
 function spawnCli(args, { env = {}, engine, cwd, fdLimit } = {}) {
   const command = [process.execPath, path.join(REPO_ROOT, 'server'), ...args];
   const limited = fdLimit === undefined ? command : ['/bin/sh', '-c', 'ulimit -n "$0" && exec "$@"', String(fdLimit), ...command];
@@ -128,13 +129,15 @@ function spawnCli(args, { env = {}, engine, cwd, fdLimit } = {}) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout.on('data', (c) => { out += c; });
+  let stdout = '';
+  child.stdout.on('data', (c) => { out += c; stdout += c; });
   child.stderr.on('data', (c) => { out += c; });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const handle = {
     child,
     exited,
     output: () => out,
+    stdout: () => stdout,
     stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;

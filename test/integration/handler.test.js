@@ -246,3 +246,59 @@ describe('fastify, plugin registered with prefix /static', () => {
     assert.deepEqual(JSON.parse(r.body), { ok: true });
   });
 });
+
+describe('handler() options as an app passes them', () => {
+  test('errors name the option key, not the CLI flag', () => {
+    const missing = path.join(tmp, 'nope');
+    assert.throws(() => handler({ root: missing }), { code: 'ERR_BAD_OPTION', message: `root: ${missing} is not a directory` });
+    assert.throws(() => handler({ root, logLevel: 'loud' }), { message: 'logLevel: expected one of silent, error, warn, info, debug, got "loud"' });
+    assert.throws(() => handler({ root, brotliEngine: 'fast' }), { message: 'brotliEngine: expected one of zlib, iltorb, got "fast"' });
+  });
+
+  // [options, what GET /_negotiate?path=/a.txt gets]
+  const ENDPOINT = [
+    [{}, 404],
+    [{ negotiateEndpoint: '/_negotiate' }, 200],
+    [{ negotiateEndpoint: 'off' }, 404],
+  ];
+  for (const [options, status] of ENDPOINT) {
+    test(`the /_negotiate explainer with ${JSON.stringify(options)}: ${status}`, async (t) => {
+      const server = http.createServer(handler({ root, logLevel: 'silent', ...options }));
+      const port = await listen(server);
+      t.after(() => new Promise((resolve) => server.close(resolve)));
+      const r = await plainRequest(port, '/_negotiate?path=/a.txt');
+      assert.equal(r.status, status);
+      if (status === 200) assert.equal(JSON.parse(r.body).path, '/a.txt');
+    });
+  }
+});
+
+describe('handler({ cors: true }) in express, before the app\'s own routes', () => {
+  let server;
+  let port;
+  before(async () => {
+    const app = express();
+    app.use(handler({ root, logLevel: 'silent', cors: true }));
+    app.options('/api', (req, res) => res.set('access-control-allow-methods', 'POST').status(204).end());
+    server = http.createServer(app);
+    port = await listen(server);
+  });
+  after(() => new Promise((resolve) => server.close(resolve)));
+  const preflight = { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' };
+
+  test('its files may be read from any origin, and their preflights are answered', async () => {
+    const r = await plainRequest(port, '/a.txt', { headers: { origin: 'https://app.example' } });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['access-control-allow-origin'], '*');
+    const p = await plainRequest(port, '/a.txt', { method: 'OPTIONS', headers: preflight });
+    assert.equal(p.status, 204);
+    assert.equal(p.headers['access-control-allow-methods'], 'GET, HEAD');
+    assert.equal(p.headers['access-control-allow-headers'], 'if-none-match');
+  });
+
+  test('a preflight of a path it has no file for is the app\'s', async () => {
+    const p = await plainRequest(port, '/api', { method: 'OPTIONS', headers: { ...preflight, 'access-control-request-method': 'POST' } });
+    assert.equal(p.status, 204);
+    assert.equal(p.headers['access-control-allow-methods'], 'POST');
+  });
+});

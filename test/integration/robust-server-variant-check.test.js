@@ -86,7 +86,7 @@ for (const coding of ['br', 'gzip', 'zstd', 'lzma']) {
       assert.ok(!res.body.equals(bomb), 'not the bomb');
       assert.equal((await decode(coding, res.body)).toString(), TEXT, 'compressed on the fly from the original');
       assert.ok(growth < RSS_GROWTH_LIMIT, `peak RSS grew ${(growth / MiB).toFixed(1)} MiB`);
-      assert.deepEqual(log.lines, [`ignoring stale variant ${variant}: older than the file, and decodes to more than its ${TEXT.length} bytes`]);
+      assert.deepEqual(log.lines, [`ignoring stale variants of ${path.join(path.dirname(variant), 'app.js')}: app.js${ext} older than the file, and decodes to more than its ${TEXT.length} bytes`]);
       const report = JSON.parse((await t.h1(`/_negotiate?path=/app.js&ae=${coding}`)).body);
       assert.equal(report.source, 'dynamic');
     } finally {

@@ -16,6 +16,7 @@ const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { forEachEngine, spawnCli, makeTempDir, testCertificate, REPO_ROOT, PASS_DONE, cachedVariant } = require('../helpers/server');
+const { startServer } = require('../../server');
 const { createClients } = require('../helpers/clients');
 const { waitFor } = require('../helpers/poll');
 
@@ -225,6 +226,30 @@ test('start-up errors: exactly one line naming the flag or variable, exit 2', as
   }
 });
 
+
+test('startServer() start-up errors name the option keys, not the flags', async (t) => {
+  const { dir, root, certsDir } = await fixture(t);
+  const { key } = await testCertificate();
+  const keyFile = path.join(dir, 'key.pem');
+  const missing = path.join(dir, 'missing.pem');
+  await fs.writeFile(keyFile, key);
+  const busy = net.createServer();
+  await new Promise((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  t.after(() => busy.close());
+  const busyPort = busy.address().port;
+  const base = { root, certsDir, logLevel: 'silent', port: 0 };
+  const cases = [
+    [{ cert: missing, key: missing }, `cert: cannot read ${missing}: no such file`],
+    [{ cert: keyFile, key: keyFile }, `cert: ${keyFile} is not a PEM certificate`],
+    [{ host: 'no-such-host.invalid' }, 'host: no-such-host.invalid: cannot be resolved'],
+    [{ port: busyPort }, `port: 127.0.0.1:${busyPort}: in use`],
+    [{ httpPort: busyPort }, `httpPort: 127.0.0.1:${busyPort}: in use`],
+    [{ root: missing }, `root: ${missing} is not a directory`],
+  ];
+  for (const [options, message] of cases) {
+    await assert.rejects(startServer({ ...base, ...options }), { code: 'ERR_BAD_OPTION', message }, JSON.stringify(options));
+  }
+});
 
 const exists = (file) => fs.access(file).then(() => true, () => false);
 

@@ -84,8 +84,8 @@ forEachEngine((engine) => {
       await Promise.all(Array.from({ length: 20 }, (_, j) => get(`${srv.url}a.txt?${i + j}`, { 'user-agent': long })));
     }
     await srv.stop();
-    const lines = srv.output().split('\n').filter((l) => l.startsWith('{'));
-    const seen = lines.map((l) => Number(JSON.parse(l).path.split('?')[1])).sort((a, b) => a - b);
+    const lines = srv.stdout().trimEnd().split('\n').map((l) => JSON.parse(l));
+    const seen = lines.filter((l) => l.path !== undefined).map((l) => Number(l.path.split('?')[1])).sort((a, b) => a - b);
     assert.deepEqual(seen, Array.from({ length: N }, (_, i) => i));
   });
 });

@@ -191,6 +191,8 @@ test('--config names another file; its relative paths are resolved against its f
   assert.equal(opts.spa, false, 'the root\'s own file is not read');
   assert.equal(opts.certsDir, path.join(path.dirname(other), 'certs'));
   assert.throws(() => normalizeOptions({ root, config: path.join(root, 'missing.json') }),
+    { message: `config: cannot read ${path.join(root, 'missing.json')} (ENOENT)` });
+  assert.throws(() => normalizeOptions(parseCli([root, '--config', path.join(root, 'missing.json')], {})),
     { message: `--config: cannot read ${path.join(root, 'missing.json')} (ENOENT)` });
 });
 

@@ -113,7 +113,7 @@ forEachEngine((engine) => {
     await sleep(SETTLE_MS);
     assert.equal(await presented(server.port), fingerprint(b.cert));
     const errors = log.lines.filter((l) => l.startsWith('error'));
-    assert.deepEqual(errors, [`error certificate reload after a file change: --key: ${keyFile} is not the key of the certificate in ${certFile}; still serving the previous certificate`]);
+    assert.deepEqual(errors, [`error certificate reload after a file change: key: ${keyFile} is not the key of the certificate in ${certFile}; still serving the previous certificate`]);
     assert.deepEqual(await get(session, '/'), { status: 200, body: 'hello' });
   });
 

@@ -78,7 +78,7 @@ test('trust/untrust mistakes: one line, exit 2, no CA made', async (t) => {
   const cases = [
     [['untrust', '--ca-dir', path.join(home, 'none')], `--ca-dir: no local CA in ${path.join(home, 'none', 'ca.pem')}: nothing to untrust`],
     [['trust', '--port', '8443'], 'usage: negotiate-h2 trust [--ca-dir DIR]'],
-    [['untrust', '--bogus'], 'unknown option "--bogus" (see --help)'],
+    [['untrust', '--frobnicate'], 'unknown option "--frobnicate" (see --help)'],
   ];
   for (const [args, message] of cases) {
     const res = await runCli(args, home);

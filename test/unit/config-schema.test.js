@@ -4,8 +4,10 @@
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const os = require('node:os');
-const { parseCli, normalizeOptions, helpText } = require('../../server/config/options');
+const path = require('node:path');
+const { parseCli, normalizeOptions, helpText, optionName, switchName } = require('../../server/config/options');
 const { parseToolArgs } = require('../../server/config/tool-args');
 const { SERVER, PRECOMPRESS, envName, defaultOf } = require('../../server/config/schema');
 const { TIMEOUTS } = require('../../server/config/limits');
@@ -28,7 +30,11 @@ const ERRORS = [
   ['bad flag value', () => parseCli(['--port', '99999'], {}), '--port: expected an integer from 0 to 65535, got "99999"'],
   ['bad variable value', () => parseCli([], { NEGOTIATE_PORT: 'abc' }), 'NEGOTIATE_PORT: expected an integer from 0 to 65535, got "abc"'],
   ['bad bool variable', () => parseCli([], { NEGOTIATE_SPA: 'maybe' }), 'NEGOTIATE_SPA: expected true or false, got "maybe"'],
-  ['bad API value', () => normalizeOptions({ root: ROOT, logLevel: 'loud' }), '--log-level: expected one of silent, error, warn, info, debug, got "loud"'],
+  // An API value is named by its key, a flag's value by the flag, a variable's by the variable.
+  ['bad API value', () => normalizeOptions({ root: ROOT, logLevel: 'loud' }), 'logLevel: expected one of silent, error, warn, info, debug, got "loud"'],
+  ['bad API port', () => normalizeOptions({ root: ROOT, port: 'x' }), 'port: expected an integer from 0 to 65535, got "x"'],
+  ['bad short flag value', () => parseCli(['-p', 'x'], {}), '--port: expected an integer from 0 to 65535, got "x"'],
+  ['short flag without value', () => parseCli(['-p'], {}), '-p needs a value N'],
   ['bad API-only value', () => normalizeOptions({ root: ROOT, responseHeaders: 'x' }), 'responseHeaders: expected one of cached, encoder, got "x"'],
   ['bad API-only number', () => normalizeOptions({ root: ROOT, bufferLimit: -1 }), `bufferLimit: expected an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got "-1"`],
   ['repeated coding', () => parseCli(['--encodings', 'br,br'], {}), '--encodings: lists a coding twice: "br,br"'],
@@ -37,8 +43,11 @@ const ERRORS = [
   ['missing value', () => parseCli(['--port'], {}), '--port needs a value N'],
   ['two directories', () => parseCli(['a', 'b'], {}), 'one directory to serve, got "a" and "b"'],
   ['directory twice', () => parseCli(['a', '--root', 'b'], {}), 'give the directory either as "a" or with --root, not both'],
-  ['lone --cert', () => normalizeOptions({ root: ROOT, cert: 'c.pem' }), '--cert and --key go together'],
-  ['redirect without TLS', () => normalizeOptions({ root: ROOT, https: false, httpPort: 80 }), '--http-port needs TLS and cannot go with --no-tls'],
+  ['lone cert', () => normalizeOptions({ root: ROOT, cert: 'c.pem' }), 'cert and key go together'],
+  ['lone --cert', () => normalizeOptions(parseCli([ROOT, '--cert', 'c.pem'], {})), '--cert and --key go together'],
+  ['redirect without TLS', () => normalizeOptions({ root: ROOT, https: false, httpPort: 80 }), 'httpPort needs TLS and cannot go with https: false'],
+  ['--http-port without TLS', () => normalizeOptions(parseCli([ROOT, '--no-tls', '--http-port', '80'], {})), '--http-port needs TLS and cannot go with --no-tls'],
+  ['variables: redirect without TLS', () => normalizeOptions(parseCli([ROOT], { NEGOTIATE_NO_TLS: '1', NEGOTIATE_HTTP_PORT: '80' })), 'NEGOTIATE_HTTP_PORT needs TLS and cannot go with NEGOTIATE_NO_TLS=1'],
   ['tool: unknown flag', () => parseToolArgs(['--levles', 'br=1'], PRECOMPRESS, usageError), 'unknown option "--levles"; did you mean --levels?'],
   ['tool: bad shared value', () => parseToolArgs(['--levels', 'deflate=3'], PRECOMPRESS, usageError), '--levels: "deflate" is not one of br, zstd, gzip, lzma'],
   ['tool: coding without variant', () => parseToolArgs(['--codings', 'deflate'], PRECOMPRESS, usageError), '--codings: expected a comma-separated subset of br,zstd,gzip,lzma, got "deflate"'],
@@ -64,22 +73,71 @@ const SAME = [
   [['--dynamic-levels', 'br=4,zstd=1'], { NEGOTIATE_DYNAMIC_LEVELS: 'br=4,zstd=1' }, { dynamicLevels: { br: 4, zstd: 1 } }],
   [['--negotiate-endpoint', 'off'], { NEGOTIATE_NEGOTIATE_ENDPOINT: 'off' }, { negotiateEndpoint: false }],
   [['--public-host', '::1'], { NEGOTIATE_PUBLIC_HOST: '::1' }, { publicHost: '[::1]' }],
+  [['--cors'], { NEGOTIATE_CORS: '1' }, { cors: true }],
 ];
+
+// The settings alone, without the names they were given under (LABELS, a symbol key).
+const settings = (options) => Object.fromEntries(Object.entries(options));
 
 for (const [argv, env, expected] of SAME) {
   test(`${argv.join(' ')} and its environment twin give the same setting`, () => {
-    assert.deepEqual(parseCli(argv, {}), expected);
-    assert.deepEqual(parseCli([], env), expected);
+    assert.deepEqual(settings(parseCli(argv, {})), expected);
+    assert.deepEqual(settings(parseCli([], env)), expected);
   });
 }
 
+test('short flags: -p for --port, -v for --version, -h for --help', () => {
+  assert.deepEqual(settings(parseCli(['-p', '8080', 'site'], {})), { port: 8080, root: 'site' });
+  assert.deepEqual(settings(parseCli(['-p8080'], {})), { port: 8080 });
+  assert.deepEqual(settings(parseCli(['-v'], {})), { version: true });
+  assert.deepEqual(settings(parseCli(['-h'], {})), { help: true });
+  assert.ok(helpText().includes('  -p, --port N '));
+  assert.ok(helpText().includes('  -v, --version '));
+});
+
+test('the options carry how each setting was named: flag, variable, positional, file key, API key', async (t) => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'negotiate-labels-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(root, 'negotiate.config.json'), JSON.stringify({ spa: true }));
+  const cli = normalizeOptions(parseCli([root, '-p', '1'], { NEGOTIATE_HOST: '::1' }));
+  assert.deepEqual(['root', 'port', 'host', 'spa', 'listing'].map((key) => optionName(cli, key)),
+    ['directory', '--port', 'NEGOTIATE_HOST', 'negotiate.config.json: spa', '--listing']);
+  assert.equal(switchName(cli, 'listing', true), '--listing');
+  const api = normalizeOptions({ root, port: 1 });
+  assert.deepEqual(['root', 'port', 'spa', 'listing'].map((key) => optionName(api, key)),
+    ['root', 'port', 'negotiate.config.json: spa', 'listing']);
+  assert.equal(switchName(api, 'listing', true), 'listing: true');
+  // Spread into another call (cli.js hands its options to startServer) they keep their names.
+  assert.equal(optionName(normalizeOptions({ ...cli, logger: null }), 'port'), '--port');
+});
+
+test('cors: off by default, a key of the API and of the configuration file', async (t) => {
+  assert.equal(normalizeOptions({ root: ROOT }).cors, false);
+  assert.equal(normalizeOptions({ root: ROOT, cors: true }).cors, true);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'negotiate-cors-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(root, 'negotiate.config.json'), JSON.stringify({ cors: true }));
+  assert.equal(normalizeOptions({ root }).cors, true);
+  assert.throws(() => normalizeOptions({ root: ROOT, cors: 'yes please' }), { message: 'cors: expected true or false, got "yes please"' });
+});
+
+test('handler() defaults: the /_negotiate explainer is off unless asked for', async (t) => {
+  assert.equal(normalizeOptions({ root: ROOT }).negotiateEndpoint, '/_negotiate');
+  assert.equal(normalizeOptions({ root: ROOT }, { middleware: true }).negotiateEndpoint, false);
+  assert.equal(normalizeOptions({ root: ROOT, negotiateEndpoint: '/x' }, { middleware: true }).negotiateEndpoint, '/x');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'negotiate-mw-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(root, 'negotiate.config.json'), JSON.stringify({ negotiateEndpoint: '/_explain' }));
+  assert.equal(normalizeOptions({ root }, { middleware: true }).negotiateEndpoint, '/_explain', 'the site\'s own file may turn it on');
+});
+
 test('every flag has the environment twin --help names, and the flag beats it', () => {
-  for (const entry of SERVER.filter((e) => e.flag !== undefined && e.flag !== 'help')) {
+  for (const entry of SERVER.filter((e) => e.flag !== undefined && !e.command)) {
     assert.equal(envName(entry), 'NEGOTIATE_' + entry.flag.toUpperCase().replaceAll('-', '_'));
     assert.ok(helpText().includes(`--${entry.flag}`) && helpText().includes(envName(entry)), entry.flag);
   }
-  assert.deepEqual(parseCli(['--port', '1'], { NEGOTIATE_PORT: '2' }), { port: 1 });
-  assert.deepEqual(parseCli(['--spa', '--listing'], { NEGOTIATE_SPA: '0' }), { spa: true, listing: true });
+  assert.deepEqual(settings(parseCli(['--port', '1'], { NEGOTIATE_PORT: '2' })), { port: 1 });
+  assert.deepEqual(settings(parseCli(['--spa', '--listing'], { NEGOTIATE_SPA: '0' })), { spa: true, listing: true });
 });
 
 test('each default is the schema\'s: what normalizeOptions fills in for an empty input', () => {

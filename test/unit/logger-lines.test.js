@@ -26,3 +26,31 @@ test('every write is whole lines, in order, at most 4096 bytes unless one line i
   }
   assert.ok(writes.length > 1);
 });
+
+// [logger options, what the messages become]
+const FORMS = [
+  [{}, (time, level, message) => `${time} ${level} ${message}`],
+  [{ json: true }, (time, level, message) => JSON.stringify({ time, level, message })],
+];
+
+test('json: each line is a { time, level, message } object; raw lines (the access log) stay as given', async (t) => {
+  for (const [options, form] of FORMS) {
+    const writes = [];
+    t.mock.method(fs, 'write', (fd, buf, offset, length, position, cb) => {
+      writes.push(Buffer.from(buf.subarray(offset, offset + length)).toString());
+      setImmediate(cb, null, length);
+    });
+    t.mock.timers.enable({ apis: ['Date'], now: Date.parse('2026-11-27T01:02:03.004Z') });
+    const log = new Logger({ level: 'info', fd: 99, ...options });
+    log.warn('a "quoted"\nmessage');
+    log.debug('below the level');
+    log.always('listening on https://localhost:1/');
+    log.raw('{"path":"/"}');
+    await log.drain();
+    t.mock.timers.reset();
+    t.mock.restoreAll();
+    const time = '2026-11-27T01:02:03.004Z';
+    const expected = [form(time, 'warn', 'a "quoted"\nmessage'), form(time, 'info', 'listening on https://localhost:1/'), '{"path":"/"}'];
+    assert.equal(writes.join(''), expected.map((l) => `${l}\n`).join(''), JSON.stringify(options));
+  }
+});

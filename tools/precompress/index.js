@@ -23,6 +23,7 @@ const { lstatVariant, writeVariant, removeVariant } = require('./variant');
 const { Manifest } = require('./manifest');
 const { formatSummary, createProgressLine } = require('./report');
 const { savesBytes } = require('../../server/compression/compressibility');
+const { endQuietlyOnEpipe } = require('../../server/log/closed-stdout');
 
 /**
  * @typedef {object} CodingSummary
@@ -314,6 +315,7 @@ async function main(argv, { command = 'node tools/precompress', requireDir = fal
 }
 
 if (require.main === module) {
+  endQuietlyOnEpipe();
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -5,19 +5,22 @@
 //                     connect/express; with next, requests it has no file for go on to next().
 //   fastifyPlugin     fastify.register(fastifyPlugin, { root, prefix }); missing files go to
 //                     fastify's not-found handler.
-// Options are startServer's (validated the same way); the listening ones are ignored.
+// Options are startServer's (validated the same way, errors naming the option keys); the
+// listening ones are ignored. The /_negotiate explainer is off unless negotiateEndpoint is given:
+// inside someone else's app it would answer a path of theirs.
 
 const { normalizeOptions } = require('../../config/options');
-const { Logger } = require('../../log/logger');
+const { loggerFor } = require('../../log/logger');
 const { createCore } = require('../../decision/create-core');
 const { sendResponse } = require('./send-response');
 const { isRequestTarget } = require('../../http/request-target');
 const { RequestError } = require('../../errors');
+const { isPreflight } = require('../../site/cors');
 
 // One core per call: the file and compression caches are shared by every request it serves.
 function createResponder(input) {
-  const options = normalizeOptions(input);
-  const log = options.logger || new Logger({ level: options.logLevel });
+  const options = normalizeOptions(input, { middleware: true });
+  const log = loggerFor(options);
   const core = createCore(options, log);
   return {
     log,
@@ -26,8 +29,10 @@ function createResponder(input) {
     decide: (req, target) => (isRequestTarget(target) ? core.decide(req.method, target, req.headers)
       : Promise.resolve(core.errorResponse(new RequestError(400, 'ERR_BAD_REQUEST', 'invalid character in the request target'), req.method === 'HEAD'))),
     // A 404 (no such file) or 405 (a method other than GET/HEAD) is another handler's business
-    // when there is one to pass to.
-    passes: (d) => d.status === 404 || d.status === 405,
+    // when there is one to pass to; so is a CORS preflight (cors: true) of a path with no file,
+    // whose request may be for one of the app's own routes, with methods of its own.
+    passes: async (d, req, target) => d.status === 404 || d.status === 405 ||
+      (d.status === 204 && isPreflight(req.method, req.headers) && (await core.decide('HEAD', target, {})).status === 404),
     // Sends d; mount is the path the app mounted the handler under, which a redirect to a
     // directory's slash URL must keep.
     send(req, res, d, mount) {
@@ -54,8 +59,8 @@ function handler(options = {}) {
   function negotiateHandler(req, res, next) {
     // Under express's app.use(path, ...) req.url is relative to req.baseUrl.
     const mount = typeof req.baseUrl === 'string' ? req.baseUrl : '';
-    responder.decide(req, req.url).then((d) => {
-      if (typeof next === 'function' && responder.passes(d)) next();
+    responder.decide(req, req.url).then(async (d) => {
+      if (typeof next === 'function' && await responder.passes(d, req, req.url)) next();
       else responder.send(req, res, d, mount);
     }).catch((err) => {
       // decide() and send() never reject, so a later middleware threw from next(): report it
@@ -83,7 +88,7 @@ async function fastifyPlugin(fastify, options) {
       // The raw target, as the core parses it: fastify's params are already decoded.
       const target = raw.url.startsWith(prefix + '/') ? raw.url.slice(prefix.length) : null;
       const d = target === null ? null : await responder.decide(raw, target);
-      if (d === null || responder.passes(d)) return reply.callNotFound();
+      if (d === null || await responder.passes(d, raw, target)) return reply.callNotFound();
       // The response is written to reply.raw, past fastify's serialisation and onSend hooks.
       reply.hijack();
       responder.send(raw, reply.raw, d, prefix);
