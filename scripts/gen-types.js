@@ -15,8 +15,8 @@ const { CONFIG_NAME } = require('../server/site/config-file');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUTPUTS = { types: 'types/options.d.ts', schema: 'negotiate.config.schema.json' };
-// CLI only: --help means nothing to a program or in the file.
-const API_ENTRIES = SERVER.filter((e) => e.key !== 'help');
+// CLI only: --help and --version (command entries) mean nothing to a program or in the file.
+const API_ENTRIES = SERVER.filter((e) => !e.command);
 
 function schemaOf(entry) {
   if (entry.bool) return { type: 'boolean' };

@@ -33,8 +33,10 @@ export interface ServerOptions {
   brotliEngine?: "zlib" | "iltorb";
   /** false: never compress on the fly (precompressed variants and identity only) (default: true) */
   dynamic?: boolean;
-  /** path of the JSON negotiation explainer the demo uses; off = none (default: /_negotiate) */
+  /** path of the JSON negotiation explainer the demo uses; off = none (handler() has it off unless this option is given) (default: /_negotiate) */
   negotiateEndpoint?: false | "off" | string;
+  /** let pages of any origin read the responses (Access-Control-Allow-Origin: *) and answer CORS preflights (default: false) */
+  cors?: boolean;
   /** on-the-fly levels, e.g. br=5,zstd=3 (default br=5,zstd=3,gzip=6,deflate=6,lzma=1; `negotiate-h2 codings` suggests some) */
   dynamicLevels?: {
     br?: number;
