@@ -12,7 +12,6 @@
 // at least).
 
 const { createHash } = require('node:crypto');
-const addon = require('../../native/js/addon');
 
 const HASH_BYTES = 32;
 const HEADERS = Object.freeze({
@@ -48,6 +47,17 @@ function unframe(coding, body) {
   return { hash: body.subarray(header.length, header.length + HASH_BYTES), payload: body.subarray(header.length + HASH_BYTES) };
 }
 
+// The addon's Brotli binding, loaded when dictionary engines are made (only for a site with
+// dictionary rules: the node engine needs no addon otherwise); a process whose addon cannot
+// load serves without dcb.
+function loadBrotliDictionary() {
+  try {
+    return require('../../native/js/addon').brotliDictionary;
+  } catch (err) {
+    return { available: false, unavailableReason: `the native addon cannot be loaded (${String(err.message).split('\n')[0]})` };
+  }
+}
+
 /**
  * The dictionary codings this process can make, with engines from createEngines (their zstd
  * pool makes dcz; their settings give each delta its base coding's dynamic level). `log`, when
@@ -55,8 +65,9 @@ function unframe(coding, body) {
  */
 function createDictionaryEngines(engines, log = null) {
   const available = [];
-  if (addon.brotliDictionary.available) available.push('dcb');
-  else if (log !== null) log.warn(`dcb (RFC 9842) not offered: ${addon.brotliDictionary.unavailableReason}`);
+  const brotli = loadBrotliDictionary();
+  if (brotli.available) available.push('dcb');
+  else if (log !== null) log.warn(`dcb (RFC 9842) not offered: ${brotli.unavailableReason}`);
   if (engines.available.includes('zstd')) available.push('dcz');
   // br's on-the-fly settings, within what dcb needs.
   const dcbSettings = () => {
@@ -67,7 +78,7 @@ function createDictionaryEngines(engines, log = null) {
   const make = {
     dcb: (input, dictionary) => {
       const { quality, lgwin } = dcbSettings();
-      return addon.brotliDictionary.compress(input, dictionary, quality, lgwin);
+      return brotli.compress(input, dictionary, quality, lgwin);
     },
     dcz: (input, dictionary) => engines.compressWithDictionary('zstd', input, dictionary, dczSettings()),
   };
@@ -95,7 +106,7 @@ function createDictionaryEngines(engines, log = null) {
     async decompress(coding, body, dictionary, { maxOutputLength = Number.MAX_SAFE_INTEGER } = {}) {
       const { hash, payload } = unframe(coding, body);
       if (!hash.equals(sha256(dictionary))) throw Object.assign(new Error(`${coding} body made with another dictionary`), { code: 'ERR_DICTIONARY_MISMATCH' });
-      if (coding === 'dcb') return addon.brotliDictionary.decompress(payload, dictionary, maxOutputLength);
+      if (coding === 'dcb') return brotli.decompress(payload, dictionary, maxOutputLength);
       return engines.decompressWithDictionary('zstd', payload, dictionary, { maxOutputLength });
     },
   };

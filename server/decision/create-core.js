@@ -76,7 +76,8 @@ function createCore(options, log) {
   });
   dictionaries = new DictionaryIndex({ store, rules: site.dictionaryRules, hidden: site.hidden, log });
   const hasRules = site.dictionaryRules.length > 0;
-  const dictionaryEngines = createDictionaryEngines(engines, hasRules ? log : null);
+  // Without rules there is nothing to make deltas against, and the addon is not loaded.
+  const dictionaryEngines = hasRules ? createDictionaryEngines(engines, log) : null;
   // Deltas are compressed on the fly: --no-dynamic makes none.
   if (hasRules && !options.dynamic) log.warn('dictionaries: no dcb or dcz deltas with --no-dynamic (they are compressed on the fly); files are still marked with Use-As-Dictionary');
   // Scanned in the background: a request meanwhile finds what is known so far.
@@ -84,7 +85,7 @@ function createCore(options, log) {
   return new Core({
     store, cache, engines, log, compressionBudget,
     dictionaries, dictionaryEngines,
-    deltaCodings: options.dynamic ? deltaOrder(options.encodings, dictionaryEngines.available) : [],
+    deltaCodings: hasRules && options.dynamic ? deltaOrder(options.encodings, dictionaryEngines.available) : [],
     secure: options.https,
     negotiateEndpoint, negotiatePath: options.negotiateEndpoint,
     budget: new ByteBudget(options.bufferedBytesLimit),
