@@ -3,7 +3,7 @@
 // Does memory the server takes under a hostile load come back, or stay, and which layer holds it?
 // Starts the server (bench/memory/server-probe.js: startServer() in a process with --expose-gc
 // and `npm start`'s V8 flags) on a temporary root with a 21 MiB compressible text file, runs
-// the load `rounds` times, and after each round (all connections closed, SETTLE_MS later) asks
+// the load `rounds` times, and after each round (all connections closed, --settle-ms later) asks
 // the server for its memory by layer, before and after a forced full GC: RSS, V8 heap, external
 // and ArrayBuffer memory, glibc thread arenas, and its caches. The round's peak RSS is the
 // VmHWM of its first measurement (reset before the round).
@@ -35,7 +35,6 @@ const { ERROR } = require('../../server/engines/h2/errors');
 const { frame, settings, headers, hpackLiteral, FrameReader } = require('../../test/helpers/h2-frames');
 
 const MiB = 1024 * 1024;
-const SETTLE_MS = 3000;
 const BIG_FILE = '/big.txt';
 const BIG_FILE_BYTES = 21 * MiB;
 const CODINGS = ['br', 'gzip', 'zstd', 'deflate', 'lzma', 'identity'];
@@ -159,12 +158,13 @@ async function acceptEncodings(port, ca, { requests, concurrency, offset, read }
   return { requests, concurrency, read, sessions, distinctValues: `${offset}..${offset + requests - 1}`, statuses, codings, bodyMiB: Math.round(bodyBytes / MiB) };
 }
 
-// One row a round: the peak, then the settled state 2 s after a forced full GC.
+// One row a round: the peak, RSS and heap used --settle-ms after the load, then the settled
+// state 2 s after a forced full GC.
 function roundsTable(rounds) {
-  const columns = ['round', 'peak RSS', 'RSS before GC', 'RSS settled', 'anon', 'heap used', 'heap total', 'external',
+  const columns = ['round', 'peak RSS', 'RSS before GC', 'heap used before GC', 'RSS settled', 'anon', 'heap used', 'heap total', 'external',
     'array buffers', 'thread arenas', 'threads', 'file cache', 'compress cache'].map((title, i) => ({ title, align: i === 0 ? 'left' : 'right' }));
   return markdownTable(columns, rounds.map((r) => [
-    r.round, r.before.hwmMiB, r.before.rssMiB, r.settled.rssMiB, r.settled.anonMiB, r.settled.heapUsedMiB, r.settled.heapTotalMiB,
+    r.round, r.before.hwmMiB, r.before.rssMiB, r.before.heapUsedMiB, r.settled.rssMiB, r.settled.anonMiB, r.settled.heapUsedMiB, r.settled.heapTotalMiB,
     r.settled.externalMiB, r.settled.arrayBuffersMiB, `${r.settled.threadArenas}: ${r.settled.threadArenasMiB}`, r.settled.threads,
     r.caches.fileCache.entries, `${r.caches.compressCacheEntries}: ${r.caches.compressCacheMiB}`,
   ]));
@@ -198,10 +198,10 @@ async function main() {
     path: { type: 'string', default: BIG_FILE },
     requests: { type: 'string', default: '5000' }, concurrency: { type: 'string', default: '16' },
     read: { type: 'string', default: 'body' }, 'heap-snapshots': { type: 'string' },
-    trim: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
+    'settle-ms': { type: 'string', default: '3000' }, trim: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
   } });
   if ((mode !== 'rapid-reset' && mode !== 'accept-encoding') || !['body', 'headers'].includes(values.read)) {
-    console.error('usage: node bench/memory/run.js rapid-reset|accept-encoding [--rounds N] [--engine native|node] [--connections N --streams N --batch N --path P] [--requests N --concurrency N --read body|headers] [--heap-snapshots DIR] [--trim] [--json]');
+    console.error('usage: node bench/memory/run.js rapid-reset|accept-encoding [--rounds N] [--engine native|node] [--connections N --streams N --batch N --path P] [--requests N --concurrency N --read body|headers] [--settle-ms MS] [--heap-snapshots DIR] [--trim] [--json]');
     process.exitCode = 2;
     return;
   }
@@ -231,7 +231,7 @@ async function main() {
         ? await rapidReset(port, ca, { connections: Number(values.connections), streams: Number(values.streams), batch: Number(values.batch), path: values.path })
         : await acceptEncodings(port, ca, { requests: Number(values.requests), concurrency: Number(values.concurrency), offset: (round - 1) * Number(values.requests), read: values.read });
       const seconds = +((performance.now() - started) / 1000).toFixed(1);
-      await sleep(SETTLE_MS);
+      await sleep(Number(values['settle-ms']));
       rounds.push({ round, load, seconds, ...await measure(child, round, values['heap-snapshots']) });
     }
     if (values.trim) {
@@ -240,10 +240,10 @@ async function main() {
       rounds.at(-1).before.hwmMiB = null;
     }
     const malloc = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? null, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? null };
-    const result = { mode, engine: values.engine, malloc, settleMs: SETTLE_MS, rounds };
+    const result = { mode, engine: values.engine, malloc, settleMs: Number(values['settle-ms']), rounds };
     if (values.json) console.log(JSON.stringify(result, null, 1));
     else {
-      console.log(`${mode}, ${values.engine} engine, ${JSON.stringify(malloc)}; MiB; arenas: count: resident; caches: entries (: MiB)`);
+      console.log(`${mode}, ${values.engine} engine, ${JSON.stringify(malloc)}, settle ${values['settle-ms']} ms; MiB; arenas: count: resident; caches: entries (: MiB)`);
       for (const r of rounds.slice(1)) if (r.load) console.log(`round ${r.round}: ${r.seconds} s, ${JSON.stringify(r.load)}`);
       console.log(roundsTable(rounds));
     }
