@@ -20,6 +20,7 @@
 // (compare two with bench/memory/heap-diff.js). Prints a Markdown table, or with --json all.
 // Loopback only; every count is bounded.
 const fs = require('node:fs/promises');
+const fsSync = require('node:fs');
 const http2 = require('node:http2');
 const os = require('node:os');
 const path = require('node:path');
@@ -205,6 +206,24 @@ async function main() {
     process.exitCode = 2;
     return;
   }
+  const notCounts = ['rounds', 'connections', 'streams', 'batch', 'requests', 'concurrency', 'settle-ms']
+    .filter((name) => !/^\d+$/.test(values[name]) || (name !== 'settle-ms' && Number(values[name]) === 0));
+  if (notCounts.length > 0) {
+    console.error(`${notCounts.map((name) => `--${name}`).join(', ')}: a whole number above 0 (--settle-ms: 0 or more)`);
+    process.exitCode = 2;
+    return;
+  }
+  const snapshotDir = values['heap-snapshots'];
+  if (snapshotDir !== undefined) {
+    await fs.mkdir(snapshotDir, { recursive: true });
+    const names = ['trimmed', ...Array.from({ length: Number(values.rounds) + 1 }, (_, round) => round)].map((name) => `${name}.heapsnapshot`);
+    const taken = names.filter((name) => (fsSync.existsSync(path.join(snapshotDir, name))));
+    if (taken.length > 0) {
+      console.error(`--heap-snapshots: ${snapshotDir} already has ${taken.join(', ')}; name an empty folder`);
+      process.exitCode = 2;
+      return;
+    }
+  }
   installCleanupHandlers();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'negotiate-memory-'));
   registerTempDir(dir);
@@ -221,7 +240,7 @@ async function main() {
     child.stdout.resume();
     child.stderr.resume();
     await sleep(500);
-    const rounds = [{ round: 0, ...await measure(child, 0, values['heap-snapshots']) }];
+    const rounds = [{ round: 0, ...await measure(child, 0, snapshotDir) }];
     for (let round = 1; round <= Number(values.rounds); round++) {
       // Resets the process's VmHWM to its current RSS (proc(5), clear_refs), so that the VmHWM
       // measured after the round is this round's peak, however short the round.
@@ -232,11 +251,11 @@ async function main() {
         : await acceptEncodings(port, ca, { requests: Number(values.requests), concurrency: Number(values.concurrency), offset: (round - 1) * Number(values.requests), read: values.read });
       const seconds = +((performance.now() - started) / 1000).toFixed(1);
       await sleep(Number(values['settle-ms']));
-      rounds.push({ round, load, seconds, ...await measure(child, round, values['heap-snapshots']) });
+      rounds.push({ round, load, seconds, ...await measure(child, round, snapshotDir) });
     }
     if (values.trim) {
       mallocTrim(child.pid);
-      rounds.push({ round: 'after malloc_trim', ...await measure(child, 'trimmed', values['heap-snapshots']) });
+      rounds.push({ round: 'after malloc_trim', ...await measure(child, 'trimmed', snapshotDir) });
       rounds.at(-1).before.hwmMiB = null;
     }
     const malloc = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? null, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? null };
