@@ -42,7 +42,7 @@ const CODINGS = ['br', 'gzip', 'zstd', 'deflate', 'lzma', 'identity'];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Text that compresses about as well as real prose or markup (3-4x with gzip), from a fixed
+// Text of words from a 4,096-word vocabulary (12.6x with gzip at level 6), from a fixed
 // seed so that every run compresses the same bytes.
 function compressibleText(bytes) {
   const words = [];
