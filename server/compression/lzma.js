@@ -3,6 +3,7 @@
 // `xz --format=lzma` write), which is what Content-Encoding: lzma carries here.
 // lzma-native codes on the libuv thread pool, never on the event loop.
 
+const { finished } = require('node:stream');
 const { outputTooLarge } = require('../errors');
 
 // Loaded when lzma is first coded, not at start: lzma-native adds about 8 MiB to the resident
@@ -71,9 +72,14 @@ function releaseWhenIdle(stream) {
   };
 }
 
+// lzma-native's streams do not destroy themselves once they have ended (Node's autoDestroy), so
+// they never emitted 'close' after a whole body: core.js frees a streamed response's compression
+// slot on its compressor's 'close', so each lzma response read to its end kept one, and after
+// as many as the pool has slots no large file was compressed on the fly again.
 function lzmaStream(coder, options) {
   const stream = native().createStream(coder, options);
   stream.once('close', () => releaseWhenIdle(stream));
+  finished(stream, () => stream.destroy());
   return stream;
 }
 

@@ -99,6 +99,17 @@ for (const coding of CODINGS) {
     assert.equal((await engines.decompress(coding, emptyStream)).length, 0);
   });
 
+  // The server frees a streamed response's compression slot on its compressor's 'close'.
+  test(`${coding}: a stream read to its end emits 'close'`, async () => {
+    const stream = engines.createCompressStream(coding, { level: 'dynamic', sizeHint: INPUTS.text.length });
+    let closed = false;
+    stream.once('close', () => { closed = true; });
+    await pipeline(Readable.from([INPUTS.text]), stream, new Writable({ write: (chunk, encoding, done) => done() }));
+    // 'close' follows the end by a tick at most (autoDestroy); one turn of the loop is plenty.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(closed, true);
+  });
+
   test(`${coding}: destroy() mid-stream closes cleanly and the engine keeps working`, async () => {
     for (let i = 0; i < 3; i++) {
       const stream = engines.createCompressStream(coding, { level: 'max' });
