@@ -11,7 +11,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { SERVER, negated } = require('../server/config/schema');
-const { CONFIG_NAME } = require('../server/site/config-file');
+const { CONFIG_NAME } = require('../server/config/config-file');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUTPUTS = { types: 'types/options.d.ts', schema: 'negotiate.config.schema.json' };

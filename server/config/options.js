@@ -10,9 +10,9 @@
 const path = require('node:path');
 const { ConfigError } = require('../errors');
 const { closest } = require('./did-you-mean');
-const { readConfigFile } = require('../site/config-file');
-const { compileHeaderRules } = require('../site/header-rules');
-const { compileDictionaryRules } = require('../site/dictionary-rules');
+const { readConfigFile } = require('./config-file');
+const { compileHeaderRules } = require('./header-rules');
+const { compileDictionaryRules } = require('./dictionary-rules');
 const { SERVER, envName, negated, defaultOf } = require('./schema');
 const { parseFlags, checkValue, applyEntries } = require('./flags');
 

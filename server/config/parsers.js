@@ -9,7 +9,7 @@
 const net = require('node:net');
 const { CODINGS, parseLevels, defaultLevel } = require('../compression/codings');
 const { parseHost } = require('../http/host-header');
-const { parseRequestPath } = require('../files/resolve-path');
+const { parseRequestPath } = require('../http/request-path');
 
 // fn with its JSON Schema.
 function described(schema, fn) {

@@ -25,7 +25,7 @@ const { CODINGS, VARIANT_EXTENSIONS } = require('../compression/codings');
 const { MIN_COMPRESS_BYTES } = require('../compression/compressibility');
 const { LOG_FORMATS } = require('../log/access-log');
 const { TIMEOUTS } = require('./limits');
-const { CONFIG_NAME } = require('../site/config-file');
+const { CONFIG_NAME } = require('./config-file');
 const p = require('./parsers');
 
 const MiB = 1024 * 1024;

@@ -31,7 +31,7 @@ function parseAvailableDictionary(value) {
 // asked for it. Same-origin requests (or requests without Fetch metadata, from clients that
 // are not browsers) are; a cross-origin one only in CORS mode with a response whose
 // Access-Control-Allow-Origin lets that origin read it. `responseHeaders`: the site's header
-// rules for the file (site/header-rules.js), or null.
+// rules for the file (config/header-rules.js), or null.
 function readableByRequester(headers, responseHeaders) {
   const site = headers['sec-fetch-site'];
   if (site === undefined || site === 'same-origin' || site === 'none') return true;

@@ -5,7 +5,7 @@
 // prebuilt descriptors without allocating headers.
 
 const { pipeline } = require('node:stream');
-const { parseRequestPath } = require('../files/resolve-path');
+const { parseRequestPath } = require('../http/request-path');
 const { negotiate } = require('./negotiate');
 const { evaluatePreconditions, ifRangeAllows, NOT_MODIFIED, PRECONDITION_FAILED } = require('./conditional');
 const { parseRange, UNSATISFIABLE } = require('./range');
@@ -18,9 +18,7 @@ const { savesBytes } = require('../compression/compressibility');
 const { openFileBody } = require('../files/file-body');
 const { Spool } = require('../files/spool');
 const { RequestError } = require('../errors');
-const { notFound } = require('../site/not-found');
-const { listDirectory } = require('../site/listing');
-const { isPreflight, preflight, allowAnyOrigin } = require('../site/cors');
+const { isPreflight, preflight, allowAnyOrigin } = require('./cors');
 
 const RESTARTS = 2;
 // Delta representations kept per file snapshot (each client's dictionary makes its own).
@@ -28,18 +26,20 @@ const DELTA_REPS = 8;
 const TEXT = 'text/plain; charset=utf-8';
 
 class Core {
+  // encodings: the server's codings in preference order (--encodings).
   // negotiatePath: where negotiateEndpoint answers, or false when it is off. budget: the
   // process's ByteBudget, charged by every streamed body; spoolDisk: the one for the bytes
   // compression spools keep on disk. logAccess: see access-log.js; the engines call it.
-  // site: see site/index.js.
+  // site: see site/index.js; its notFound and listDirectory are the decision's hooks for where
+  // there is no file.
   // compressionBudget: the slots the cache and streaming compression share (compression-budget.js).
   // dictionaries: the DictionaryIndex (files/dictionary-index.js); dictionaryEngines: the dcb/dcz
   // makers (compression/dictionary-codings.js); deltaCodings: the dictionary codings offered, in
   // preference order (deltaOrder there), ahead of every other coding since a delta is smaller
   // than any of them; secure: whether requests come over TLS (RFC 9842 offers dictionaries over
   // HTTPS only).
-  constructor({ store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure }) {
-    Object.assign(this, { store, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure });
+  constructor({ store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure }) {
+    Object.assign(this, { store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure });
     this.requests = 0;
     this.fileStates = new WeakMap();
     this.deltaKey = this.deltaCodings.join(',') + ',';
@@ -65,7 +65,7 @@ class Core {
         let found = this.findFile(parsed);
         if (typeof found.then === 'function') found = await found;
         if (found.redirect) return redirect(found.redirect, isHead);
-        if (found.listing) return await listDirectory(this.store.rootReal, found.listing, parsed.rel, isHead, this.site.hidden);
+        if (found.listing) return await this.site.listDirectory(this.store.rootReal, found.listing, parsed.rel, isHead);
         try {
           const d = this.serveFile(isHead, found.info, headers);
           return typeof d.then === 'function' ? await d : d;
@@ -76,7 +76,7 @@ class Core {
         }
       }
     } catch (err) {
-      if (err instanceof RequestError && err.status === 404) return notFound(this, err, isHead, headers, this.site.spa);
+      if (err instanceof RequestError && err.status === 404) return this.site.notFound(this, err, isHead, headers);
       return this.errorResponse(err, isHead);
     }
   }
@@ -311,7 +311,7 @@ class Core {
     }
     const dictionary = await this.explainDictionary(info, headers);
     const selection = await settle(dictionary.hash === null ? this.select(info, ae) : this.selectDelta(info, ae, dictionary.hash));
-    const report = explanation({ info, offer: this.offer(info), preference: this.store.encodings, ae, selection, sizes });
+    const report = explanation({ info, offer: this.offer(info), preference: this.encodings, ae, selection, sizes });
     if (info.dictionaryRule === null) return report;
     const delta = selection.kind === 'rep' && selection.rep.source === 'dictionary';
     return {

@@ -9,7 +9,7 @@ const { normalizeOptions, optionName } = require('../config/options');
 const { ConfigError } = require('../errors');
 const { loggerFor } = require('../log/logger');
 const { loadCertificate, certificateNames } = require('../tls/certs');
-const { createCore } = require('../decision/create-core');
+const { createCore } = require('../site/create-core');
 const { createRedirectServer } = require('./redirect-server');
 const { watchCertificates } = require('../tls/reload');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS } = require('../config/limits');
@@ -37,7 +37,7 @@ async function startServer(input = {}) {
   const tls = options.https ? options.tls || await loadCertificate(options, log) : null;
 
   let closing = null;
-  // A cluster's workers fall back silently: the primary said it once (config/cli.js).
+  // A cluster's workers fall back silently: the primary said it once (server/cli.js).
   const engine = engineFor(options.engine, cluster.isWorker ? null : log);
   const listener = LISTENERS[engine]({
     tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: options.responseHeaders,

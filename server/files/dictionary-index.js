@@ -1,5 +1,5 @@
 'use strict';
-// The dictionaries the server holds (RFC 9842): for each dictionary rule (site/dictionary-rules.js),
+// The dictionaries the server holds (RFC 9842): for each dictionary rule (config/dictionary-rules.js),
 // the SHA-256 of the files under the root its pattern matches, each naming the file it came
 // from. A file is hashed once per FileInfo (its bytes in memory: files up to bufferLimit) when
 // it is served, and, at start-up, when the scan of each rule's folder finds it among the rule's

@@ -15,16 +15,12 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { promisify } = require('node:util');
-const mime = require('mime-types');
 const { realpathInRoot } = require('./resolve-path');
 const { openInRoot, PROC_FD } = require('./open-in-root');
 const { NameWatch, namesFor } = require('./name-watch');
 const { readConsistent, sameStat } = require('./read-file');
 const { cachedPath, mayBeOurs, MAX_SOURCE_BYTES } = require('./variant-cache');
-const { createRepresentation, VARY, VARY_DICTIONARY } = require('../decision/representation');
-const { typeOfName, whyNotCompressible, savesBytes } = require('../compression/compressibility');
-const { headersFor } = require('../site/header-rules');
-const { ruleFor } = require('../site/dictionary-rules');
+const { typeOfName, whyNotCompressible } = require('../compression/compressibility');
 
 const close = promisify(fs.close);
 
@@ -49,10 +45,11 @@ function variantAge(variant, stat) {
 
 class FileStore {
   // variantCodings: [[coding, extension]] in preference order, for codings the server offers.
-  // dynamicReasons: { coding: null when it can be compressed on the fly, else why not }.
+  // buildInfo(rel, real, identity, found, cachedPaths) -> { info, stale }: the FileInfo of what a
+  // check found (decision/file-info.js builds the representations; the store only reads files).
+  // minCompressBytes: smaller files have no cached variants.
   // decompress(coding, buffer, { maxOutputLength }): Promise<Buffer> (createEngines' own), to
-  // check a variant by content (variantAge). headerRules, dictionaryRules: compiled
-  // (site/header-rules.js, site/dictionary-rules.js).
+  // check a variant by content (variantAge).
   // watch: fs.watch, a stand-in for tests, or false to check every entry per request.
   // onReplaced(previous, current): told when a file's FileInfo gives way to a newer one (the file
   // changed on disk), with both.
@@ -62,8 +59,8 @@ class FileStore {
   // to decode to the file's current bytes. Cached names are not watched: a variant cached after
   // a check is found at the next one (within trustMs).
   // variantsWatched: --watch is on, rewriting variants that go stale (see noteStale).
-  constructor({ rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules = [], dictionaryRules = [], log, decompress, watch = fs.watch, cacheDir = null, onReplaced = () => {}, variantsWatched = false }) {
-    Object.assign(this, { rootReal, encodings, variantCodings, dynamicReasons, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, cacheControl, headerRules, dictionaryRules, log, decompress, cacheDir, onReplaced, variantsWatched });
+  constructor({ rootReal, variantCodings, buildInfo, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, log, decompress, watch = fs.watch, cacheDir = null, onReplaced = () => {}, variantsWatched = false }) {
+    Object.assign(this, { rootReal, variantCodings, buildInfo, minCompressBytes, bufferLimit, maxBytes, revalidateMs, trustMs, log, decompress, cacheDir, onReplaced, variantsWatched });
     this.extensions = variantCodings.map(([, ext]) => ext);
     this.names = watch === false ? null : new NameWatch({
       maxDirs: MAX_WATCHED_DIRS,
@@ -217,7 +214,9 @@ class FileStore {
       // A cached variant's name says which source it was made from; its bytes must agree.
       if (variant.age === 'cached') variant.mismatch = await this.verifyVariant(coding, variant, identity, real, 'in the variant cache');
     }
-    return this.store(entry, this.buildFileInfo(entry.rel, real, identity, found, cachedPaths));
+    const { info, stale } = this.buildInfo(entry.rel, real, identity, found, cachedPaths);
+    if (stale.length > 0) this.noteStale(real, identity.stat, stale);
+    return this.store(entry, info);
   }
 
   // Null when `variant` decodes to the original's bytes, else why not; each pair of stats is
@@ -293,80 +292,6 @@ class FileStore {
     return { stats, siblingStats: variantStats.slice(0, n), cachedStats: cachedPaths.length === 0 ? [] : variantStats.slice(n) };
   }
 
-  buildFileInfo(rel, real, identity, found, cachedPaths) {
-    const { stat, bytes } = identity;
-    const type = typeOfName(real);
-    const contentType = mime.contentType(type) || type;
-    const notCompressible = whyNotCompressible(real, type);
-    const lastModifiedMs = Math.floor(stat.mtimeMs / 1000) * 1000;
-    // A file a dictionary rule covers is a dictionary for later requests (Use-As-Dictionary)
-    // and may itself be answered as a delta, so caches must key it by Available-Dictionary.
-    const dictionaryRule = ruleFor(this.dictionaryRules, rel);
-    const extraHeaders = headersFor(this.headerRules, rel);
-    const base = {
-      contentType,
-      cacheControl: this.cacheControl,
-      extraHeaders: dictionaryRule === null ? extraHeaders : { ...extraHeaders, 'use-as-dictionary': dictionaryRule.header },
-      vary: dictionaryRule === null ? VARY : VARY_DICTIONARY,
-      lastModified: new Date(lastModifiedMs).toUTCString(),
-      lastModifiedMs,
-    };
-    const identityTag = statTag(stat);
-    const info = {
-      kind: 'file',
-      rel,
-      real,
-      stat,
-      bytes,
-      found,
-      cachedPaths,
-      base,
-      identityTag,
-      compressible: notCompressible === null,
-      dictionaryRule,
-      cacheKeyPrefix: `${real}\0${stat.size}\0${stat.mtimeMs}\0${stat.ino}\0`,
-      identity: createRepresentation({
-        ...base, coding: 'identity', source: 'identity', size: stat.size, etag: `"${identityTag}"`,
-        bytes, path: real, stat, rangeable: true,
-      }),
-      variants: {},
-      unavailable: {},
-      offered: [],
-      offeredKey: '',
-      staticOffered: [],
-      staticOfferedKey: '',
-    };
-
-    const staleVariants = [];
-    for (const coding of this.encodings) {
-      const variant = found[coding];
-      const stale = variant ? staleReason(variant, stat) : null;
-      const usable = variant && stale === null && savesBytes(variant.stat.size, stat.size);
-      if (usable) {
-        info.variants[coding] = createRepresentation({
-          ...base, coding, source: 'precompressed', size: variant.stat.size,
-          etag: `"${statTag(variant.stat)}-${coding}"`, bytes: variant.bytes, path: variant.path,
-          stat: variant.stat, rangeable: true,
-        });
-        info.offered.push(coding);
-        info.staticOffered.push(coding);
-        continue;
-      }
-      if (stale !== null) staleVariants.push({ variant, reason: stale });
-      const why = this.dynamicReasons[coding] || notCompressible ||
-        (stat.size < this.minCompressBytes ? `below ${this.minCompressBytes} bytes` : null);
-      if (why === null) info.offered.push(coding);
-      else if (!variant) info.unavailable[coding] = why;
-      else info.unavailable[coding] = `${stale !== null ? `variant stale (${stale})` : 'variant not smaller than the file'}; ${why}`;
-    }
-    if (staleVariants.length > 0) this.noteStale(real, stat, staleVariants);
-    info.offered.push('identity');
-    info.staticOffered.push('identity');
-    info.offeredKey = info.offered.join(',');
-    info.staticOfferedKey = info.staticOffered.join(',');
-    return info;
-  }
-
   // One line per file whatever the number of its variants, once per change of the file. With
   // --watch (variantsWatched) stale variants are expected, for the moment the watcher takes to
   // rewrite them, and noted at debug level only.
@@ -425,13 +350,6 @@ class FileStore {
   }
 }
 
-// Null when the variant may be served, else why it is stale (see variantAge).
-function staleReason(variant, stat) {
-  if (variant.age === 'fresh') return null;
-  if (variant.age === 'same-second' || variant.age === 'cached') return variant.mismatch;
-  return `older than the whole second of the file it encodes (variant ${new Date(variant.stat.mtimeMs).toISOString()}, file ${new Date(stat.mtimeMs).toISOString()})`;
-}
-
 function infoBytes(info) {
   let n = info.bytes ? info.bytes.length : 0;
   for (const coding in info.found) {
@@ -439,10 +357,6 @@ function infoBytes(info) {
     if (v.bytes) n += v.bytes.length;
   }
   return n;
-}
-
-function statTag(stat) {
-  return `${stat.size.toString(16)}-${Math.round(stat.mtimeMs * 1000).toString(16)}-${stat.ino.toString(16)}`;
 }
 
 // Whether a coding's places hold what `known` (the variant found at the last check, if any)

@@ -7,7 +7,8 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { isDotName, hasDotSegment } = require('./resolve-path');
+const { hasDotSegment } = require('./resolve-path');
+const { isDotName } = require('../http/request-path');
 
 // Errors that mean the directory went away, not that watching failed.
 const GONE = new Set(['ENOENT', 'ENOTDIR']);

@@ -7,7 +7,8 @@
 const fs = require('node:fs/promises');
 const path = require('node:path');
 const { variantOf } = require('../compression/compressibility');
-const { isInside, isDotName } = require('../files/resolve-path');
+const { isInside } = require('../files/resolve-path');
+const { isDotName } = require('../http/request-path');
 const { response } = require('../decision/representation');
 
 // A directory larger than this is listed in part, with a line saying so: building the page

@@ -11,7 +11,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const zlib = require('node:zlib');
 const { normalizeOptions } = require('../../server/config/options');
-const { createCore } = require('../../server/decision/create-core');
+const { createCore } = require('../../server/site/create-core');
 const { settle } = require('../../server/decision/selection');
 
 const KiB = 1024;

@@ -12,6 +12,7 @@ const fsp = require('node:fs/promises');
 const os = require('node:os');
 const path = require('node:path');
 const { FileStore } = require('../../server/files/file-store');
+const { createFileInfoBuilder } = require('../../server/decision/file-info');
 const { forEachEngine, startTestServer } = require('../helpers/server');
 
 const TRUST_MS = 60_000;
@@ -32,15 +33,13 @@ function makeStore(root, options = {}) {
   const log = { warn: (m) => warnings.push(m), debug() {}, info() {}, error: (m) => warnings.push(m) };
   const store = new FileStore({
     rootReal: fs.realpathSync(root),
-    encodings: ['br', 'gzip'],
     variantCodings: [['br', '.br'], ['gzip', '.gz']],
-    dynamicReasons: { br: 'off in this test', gzip: 'off in this test' },
+    buildInfo: createFileInfoBuilder({ encodings: ['br', 'gzip'], dynamicReasons: { br: 'off in this test', gzip: 'off in this test' }, minCompressBytes: 0, cacheControl: 'no-cache' }),
     minCompressBytes: 0,
     bufferLimit: 1024 * 1024,
     maxBytes: 16 * 1024 * 1024,
     revalidateMs: 0,
     trustMs: TRUST_MS,
-    cacheControl: 'no-cache',
     log,
     decompress: async () => { throw new Error('not used'); },
     ...options,

@@ -16,6 +16,7 @@ const { BOMBS } = require('../helpers/bombs');
 const { swapSkipReason, startSwapping } = require('../helpers/swapper');
 const { VARIANT_EXTENSIONS } = require('../../server/compression/codings');
 const { FileStore } = require('../../server/files/file-store');
+const { createFileInfoBuilder } = require('../../server/decision/file-info');
 
 const MiB = 1024 * 1024;
 const BOMB_BYTES = 1024 * MiB;
@@ -133,15 +134,13 @@ test('the original swapped for a FIFO during the check: the check ends, the vari
   let swapped = false;
   const store = new FileStore({
     rootReal: root,
-    encodings: ['br', 'gzip'],
     variantCodings: [['br', '.br'], ['gzip', '.gz']],
-    dynamicReasons: { br: null, gzip: null },
+    buildInfo: createFileInfoBuilder({ encodings: ['br', 'gzip'], dynamicReasons: { br: null, gzip: null }, minCompressBytes: 0, cacheControl: 'no-cache' }),
     minCompressBytes: 0,
     // Smaller than every file here: the check has to read them again.
     bufferLimit: 1024,
     maxBytes: MiB,
     revalidateMs: 0,
-    cacheControl: 'no-cache',
     log,
     decompress: async (coding, input, options) => {
       if (!swapped) {

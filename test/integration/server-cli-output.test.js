@@ -14,7 +14,7 @@ const { spawnCli, makeTempDir, compressibleText, REPO_ROOT, PASS_DONE, cachedVar
 const { createClients } = require('../helpers/clients');
 const { waitFor } = require('../helpers/poll');
 const { parseCli } = require('../../server/config/options');
-const { EXAMPLES } = require('../../server/config/cli');
+const { EXAMPLES } = require('../../server/cli');
 const { version } = require('../../package.json');
 
 // The local CA of this file's servers: a temporary --ca-dir (through its environment twin).

@@ -1,10 +1,10 @@
 'use strict';
-// server/site/cors.js: which requests are preflights, what a preflight gets, and the header
+// server/decision/cors.js: which requests are preflights, what a preflight gets, and the header
 // every response gets under --cors, shared like the prebuilt descriptors it decorates.
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { isPreflight, preflight, allowAnyOrigin } = require('../../server/site/cors');
+const { isPreflight, preflight, allowAnyOrigin } = require('../../server/decision/cors');
 const { createRepresentation, response } = require('../../server/decision/representation');
 
 // [method, headers, a preflight]

@@ -9,7 +9,7 @@ const { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, R
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { compileDictionaryRules, ruleFor } = require('../../server/site/dictionary-rules');
+const { compileDictionaryRules, ruleFor } = require('../../server/config/dictionary-rules');
 const { sha256 } = require('../../server/compression/dictionary-codings');
 
 const RULES = compileDictionaryRules([{ match: '/a/*' }, { match: '/b/*' }]);

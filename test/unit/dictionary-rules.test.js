@@ -5,7 +5,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { compileDictionaryRules, ruleFor } = require('../../server/site/dictionary-rules');
+const { compileDictionaryRules, ruleFor } = require('../../server/config/dictionary-rules');
 
 // [rules, header of the first rule]
 const HEADERS = [

@@ -7,7 +7,7 @@ const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
 const { RequestParser, MAX_HEAD_BYTES } = require('../../server/engines/h1/request-parser');
 const { RequestError } = require('../../server/errors');
-const { MAX_PATH_LENGTH } = require('../../server/files/resolve-path');
+const { MAX_PATH_LENGTH } = require('../../server/http/request-path');
 
 const H = 'Host: example.com\r\n';
 

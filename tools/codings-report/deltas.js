@@ -7,9 +7,9 @@
 
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const { readConfigFile } = require('../../server/site/config-file');
+const { readConfigFile } = require('../../server/config/config-file');
 const { ConfigError } = require('../../server/errors');
-const { compileDictionaryRules, ruleFor } = require('../../server/site/dictionary-rules');
+const { compileDictionaryRules, ruleFor } = require('../../server/config/dictionary-rules');
 const { SERVER } = require('../../server/config/schema');
 const { createEngines } = require('../../server/compression/codings');
 const { createDictionaryEngines, sha256 } = require('../../server/compression/dictionary-codings');

@@ -6,8 +6,9 @@
 const fs = require('node:fs/promises');
 const path = require('node:path');
 const { typeOfName, isVariantName, whyNotCompressible } = require('../../server/compression/compressibility');
-const { CONFIG_NAME } = require('../../server/site/config-file');
-const { isDotName, hasDotSegment } = require('../../server/files/resolve-path');
+const { CONFIG_NAME } = require('../../server/config/config-file');
+const { hasDotSegment } = require('../../server/files/resolve-path');
+const { isDotName } = require('../../server/http/request-path');
 
 const NONE = new Set();
 
@@ -64,7 +65,7 @@ async function listSourceFiles(dir, { excludeDirs = NONE } = {}) {
  * The files `names` (relative to `dir`, e.g. from a file watcher) stand for, by the walk's rules:
  * a directory stands for the files under it; dot entries, variants and names outside `dir` stand
  * for nothing, nor does a site configuration file
- * (site/config-file.js: it is never served, so it needs no variants), nor does a name with a
+ * (config/config-file.js: it is never served, so it needs no variants), nor does a name with a
  * directory of `excludeDirs` on its way. `missing` are the names of sources that are gone
  * (their variants may go too).
  * @returns {Promise<{ files: string[], skipped: { file: string, reason: string }[], missing: string[] }>}

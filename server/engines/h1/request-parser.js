@@ -8,7 +8,7 @@
 const { METHODS } = require('node:http');
 const { RequestError } = require('../../errors');
 const { addField } = require('../header-object');
-const { MAX_PATH_LENGTH } = require('../../files/resolve-path');
+const { MAX_PATH_LENGTH } = require('../../http/request-path');
 const { hostError } = require('../../http/host-header');
 const { requestTargetEnd } = require('../../http/request-target');
 const { TCHAR, HEAD_VALUE_CONTROL } = require('../../http/grammar');

@@ -11,11 +11,11 @@
 
 const { normalizeOptions } = require('../../config/options');
 const { loggerFor } = require('../../log/logger');
-const { createCore } = require('../../decision/create-core');
+const { createCore } = require('../../site/create-core');
 const { sendResponse } = require('./send-response');
 const { isRequestTarget } = require('../../http/request-target');
 const { RequestError } = require('../../errors');
-const { isPreflight } = require('../../site/cors');
+const { isPreflight } = require('../../decision/cors');
 
 // One core per call: the file and compression caches are shared by every request it serves.
 function createResponder(input) {

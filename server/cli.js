@@ -3,17 +3,17 @@
 // the URL, and shuts down gracefully on SIGINT/SIGTERM (exit 0). Bad options exit 2.
 
 const cluster = require('node:cluster');
-const { parseCli, normalizeOptions, helpText } = require('./options');
-const { ConfigError } = require('../errors');
-const { loggerFor } = require('../log/logger');
-const { endQuietlyOnEpipe } = require('../log/closed-stdout');
-const { loadCertificate } = require('../tls/certs');
-const { startServer } = require('../engines/start-server');
-const { runTrustCommand } = require('../tls/trust-command');
-const { engineFor } = require('../engines/hpack-addon');
-const { createEngines, warnUnavailable } = require('../compression/codings');
-const { startBackgroundPrecompress } = require('../site/background-precompress');
-const { watchRoot } = require('../site/watch-precompress');
+const { parseCli, normalizeOptions, helpText } = require('./config/options');
+const { ConfigError } = require('./errors');
+const { loggerFor } = require('./log/logger');
+const { endQuietlyOnEpipe } = require('./log/closed-stdout');
+const { loadCertificate } = require('./tls/certs');
+const { startServer } = require('./engines/start-server');
+const { runTrustCommand } = require('./tls/trust-command');
+const { engineFor } = require('./engines/hpack-addon');
+const { createEngines, warnUnavailable } = require('./compression/codings');
+const { startBackgroundPrecompress } = require('./site/background-precompress');
+const { watchRoot } = require('./site/watch-precompress');
 
 const EXIT_BAD_OPTION = 2;
 
@@ -31,11 +31,11 @@ const EXAMPLES = [
 // with the process's exit code.
 const SUBCOMMANDS = {
   codings: {
-    run: (argv, env) => require('../../tools/codings-report/cli').main(argv, env),
+    run: (argv, env) => require('../tools/codings-report/cli').main(argv, env),
     help: 'codings [dir] [--quick]   what each coding and level costs on dir\'s files; suggests the level flags',
   },
   precompress: {
-    run: (argv) => require('../../tools/precompress').main(argv, { command: 'negotiate-h2 precompress', requireDir: true }),
+    run: (argv) => require('../tools/precompress').main(argv, { command: 'negotiate-h2 precompress', requireDir: true }),
     help: 'precompress DIR [--codings LIST]   write .br/.zst/.gz/.lzma variants next to DIR\'s files (a build step; the server itself never writes into DIR)',
   },
   trust: {
@@ -79,7 +79,7 @@ async function main(argv, env) {
     options = parseCli(argv, env);
     if (options.help || options.version) {
       endQuietlyOnEpipe();
-      process.stdout.write(options.help ? usage() : `${require('../../package.json').version}\n`);
+      process.stdout.write(options.help ? usage() : `${require('../package.json').version}\n`);
       return;
     }
     options = normalizeOptions(options);

@@ -12,12 +12,13 @@ const { DictionaryIndex } = require('../files/dictionary-index');
 const { CompressCache } = require('../compression/compress-cache');
 const { CompressionBudget } = require('../compression/compression-budget');
 const { FileStore } = require('../files/file-store');
+const { createFileInfoBuilder } = require('../decision/file-info');
 const { rootCacheDir, realCacheDir } = require('../files/variant-cache');
-const { Core } = require('./core');
+const { Core } = require('../decision/core');
 const { ByteBudget } = require('../files/byte-budget');
-const { negotiateEndpoint } = require('./negotiate-endpoint');
+const { negotiateEndpoint } = require('../decision/negotiate-endpoint');
 const { createAccessLog } = require('../log/access-log');
-const { createSite } = require('../site');
+const { createSite } = require('.');
 const { optionName } = require('../config/options');
 
 // fn()'s result; its failure is the option `key`'s, named as the user wrote it.
@@ -44,7 +45,7 @@ function createCore(options, log) {
   const n = options.maxConcurrentCompressions;
   const compressionBudget = new CompressionBudget(n === undefined ? undefined : { libuv: n, zstd: n });
   const cache = new CompressCache({ engines, budget: compressionBudget, maxBytes: options.compressCacheBytes });
-  // A cluster's primary said it once (config/cli.js).
+  // A cluster's primary said it once (server/cli.js).
   if (!cluster.isWorker) warnUnavailable(engines, options.encodings, log);
   const dynamicReasons = {};
   for (const coding of options.encodings) {
@@ -57,17 +58,20 @@ function createCore(options, log) {
   let dictionaries = null;
   const store = new FileStore({
     rootReal,
-    encodings: options.encodings,
     variantCodings: options.encodings.filter((c) => VARIANT_EXTENSIONS[c]).map((c) => [c, VARIANT_EXTENSIONS[c]]),
-    dynamicReasons,
+    buildInfo: createFileInfoBuilder({
+      encodings: options.encodings,
+      dynamicReasons,
+      minCompressBytes: options.minCompressBytes,
+      cacheControl: options.cacheControl,
+      headerRules: site.headerRules,
+      dictionaryRules: site.dictionaryRules,
+    }),
     minCompressBytes: options.minCompressBytes,
     bufferLimit: options.bufferLimit,
     maxBytes: options.fileCacheBytes,
     revalidateMs: options.revalidateMs,
     trustMs: options.watchMaxAgeMs,
-    cacheControl: options.cacheControl,
-    headerRules: site.headerRules,
-    dictionaryRules: site.dictionaryRules,
     log,
     decompress: engines.decompress,
     cacheDir: rootCacheDir(realCacheDir(options.cacheDir), rootReal),
@@ -83,7 +87,7 @@ function createCore(options, log) {
   // Scanned in the background: a request meanwhile finds what is known so far.
   if (hasRules) dictionaries.scan();
   return new Core({
-    store, cache, engines, log, compressionBudget,
+    store, encodings: options.encodings, cache, engines, log, compressionBudget,
     dictionaries, dictionaryEngines,
     deltaCodings: hasRules && options.dynamic ? deltaOrder(options.encodings, dictionaryEngines.available) : [],
     secure: options.https,

@@ -7,7 +7,7 @@
 // methods this server has, GET and HEAD, and the headers the request asked for; a browser
 // refuses the request itself when its method is not among them.
 
-const { response } = require('../decision/representation');
+const { response } = require('./representation');
 
 const ALLOW_ORIGIN = 'access-control-allow-origin';
 const METHODS = 'GET, HEAD';

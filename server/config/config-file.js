@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { ConfigError } = require('../errors');
-const { closest } = require('../config/did-you-mean');
+const { closest } = require('./did-you-mean');
 
 const CONFIG_NAME = 'negotiate.config.json';
 
