@@ -10,6 +10,7 @@ const { createRepresentation, VARY, VARY_DICTIONARY } = require('./representatio
 const { typeOfName, whyNotCompressible, savesBytes } = require('../compression/compressibility');
 const { headersFor } = require('../config/header-rules');
 const { ruleFor } = require('../config/dictionary-rules');
+const { statTag } = require('../files/read-file');
 
 /**
  * buildFileInfo(rel, real, identity ({ stat, bytes }), found (coding -> variant read, with its
@@ -98,10 +99,6 @@ function staleReason(variant, stat) {
   if (variant.age === 'fresh') return null;
   if (variant.age === 'same-second' || variant.age === 'cached') return variant.mismatch;
   return `older than the whole second of the file it encodes (variant ${new Date(variant.stat.mtimeMs).toISOString()}, file ${new Date(stat.mtimeMs).toISOString()})`;
-}
-
-function statTag(stat) {
-  return `${stat.size.toString(16)}-${Math.round(stat.mtimeMs * 1000).toString(16)}-${stat.ino.toString(16)}`;
 }
 
 module.exports = { createFileInfoBuilder };

@@ -18,7 +18,7 @@ const { promisify } = require('node:util');
 const { realpathInRoot } = require('./resolve-path');
 const { openInRoot, PROC_FD } = require('./open-in-root');
 const { NameWatch, namesFor } = require('./name-watch');
-const { readConsistent, sameStat } = require('./read-file');
+const { readConsistent, sameStat, statTag } = require('./read-file');
 const { cachedPath, mayBeOurs, MAX_SOURCE_BYTES } = require('./variant-cache');
 const { typeOfName, whyNotCompressible } = require('../compression/compressibility');
 

@@ -35,4 +35,9 @@ async function readConsistent(fd, limit, stat = null) {
   }
 }
 
-module.exports = { readConsistent, sameStat };
+// A stat's identity in hex (size, mtime to the microsecond, inode): ETags and the verdict memo.
+function statTag(stat) {
+  return `${stat.size.toString(16)}-${Math.round(stat.mtimeMs * 1000).toString(16)}-${stat.ino.toString(16)}`;
+}
+
+module.exports = { statTag, readConsistent, sameStat };

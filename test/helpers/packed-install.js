@@ -60,12 +60,12 @@ function packedInstall() {
 }
 
 /**
- * Spawns `npx negotiate-h2 ...args` in the project, detached so that the test can signal npx
+ * Spawns `npx negotiate-h2 ...args` in the project (with `env` added), detached so that the test can signal npx
  * and the server as one process group (npx does not forward signals). Returns { child, output()
  * (stdout and stderr so far), waitFor(regex, ms) (the match), stop() }.
  */
-function spawnInstalled(app, args) {
-  const child = spawn('npx', ['--no-install', 'negotiate-h2', ...args], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+function spawnInstalled(app, args, { env = {} } = {}) {
+  const child = spawn('npx', ['--no-install', 'negotiate-h2', ...args], { cwd: app, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   const listeners = new Set();
   const onData = (chunk) => {

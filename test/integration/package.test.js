@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { packedInstall, spawnInstalled, run } = require('../helpers/packed-install');
 const { createClients } = require('../helpers/clients');
-const { REPO_ROOT } = require('../helpers/server');
+const { REPO_ROOT, PASS_DONE } = require('../helpers/server');
 const { tscSkipReason, runTsc } = require('../helpers/tsc');
 
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
@@ -139,4 +139,41 @@ test('the installed package: require and import give the API, and a strict progr
   const program = path.join(pkg.app, 'api.mts');
   fs.copyFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'types', 'api.mts'), program);
   assert.deepEqual(await runTsc(program, { cwd: pkg.app }), { code: 0, output: '' });
+});
+
+// Every file and folder under dir, with what a write would change (size, mtime, mode), sorted.
+function listing(dir) {
+  const out = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      const st = fs.lstatSync(full);
+      out.push(`${path.relative(dir, full)} ${st.size} ${st.mtimeMs} ${st.mode}`);
+      if (e.isDirectory()) walk(full);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+test('`npx negotiate-h2` in a project root with default flags writes nothing into it, nor under the package, and still serves br', { timeout: 400_000 }, async (t) => {
+  const pkg = await installed(t);
+  if (pkg === null) return;
+  fs.writeFileSync(path.join(pkg.app, 'index.html'), `<!doctype html><title>root</title>${'<p>served from the project root</p>\n'.repeat(300)}`);
+  const home = fs.mkdtempSync(path.join(pkg.dir, 'home-'));
+  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_CACHE_HOME: path.join(home, 'cache') };
+  const before = listing(pkg.app);
+  const server = spawnInstalled(pkg.app, ['--port', '0'], { env });
+  t.after(() => server.stop());
+  const [, port] = await server.waitFor(/listening on https:\/\/localhost:(\d+)\//);
+  // The background pass ran over the whole root (node_modules skipped) into the user's cache.
+  const [, , cacheDir] = await server.waitFor(PASS_DONE, 60_000);
+  assert.ok(cacheDir.startsWith(path.join(home, 'cache', 'negotiate-h2')), cacheDir);
+  const clients = createClients({ port: Number(port), ca: fs.readFileSync(path.join(home, 'config', 'negotiate-h2', 'ca.pem')) });
+  t.after(() => clients.closeAll());
+  const res = await clients.h2('/index.html', { headers: { 'accept-encoding': 'br' } });
+  assert.deepEqual([res.status, res.headers['content-encoding']], [200, 'br']);
+  await server.stop();
+  assert.deepEqual(listing(pkg.app), before, 'the served project, node_modules and the package included, is unchanged');
+  assert.ok(fs.existsSync(path.join(home, 'config', 'negotiate-h2', 'certs', 'localhost-cert.pem')), 'the certificate is in the user\'s config directory');
 });
