@@ -39,7 +39,7 @@ test('npm pack: the files a fresh install needs, none of the rest', async (t) =>
   const { files } = await pack(t);
   for (const file of files) assert.equal(FORBIDDEN.find((re) => re.test(file)), undefined, file);
   for (const needed of ['package.json', 'README.md', 'binding.gyp', 'server/index.js', 'tools/precompress/index.js',
-    'native/index.js', 'native/include/hpack.h', 'native/src/decoder.c', 'native/binding/addon.cc', 'static/index.html',
+    'native/index.js', 'native/include/hpack.h', 'native/src/decoder.c', 'native/binding/addon.cc', 'native/transport.js', 'native/transport/floor.c', 'static/index.html',
     'tools/codings-report/cli.js', 'bench/lib/svg-chart.js', 'bench/lib/markdown-table.js']) {
     assert.ok(files.includes(needed), needed);
   }
