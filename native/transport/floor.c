@@ -14,10 +14,14 @@
 #include "listener.h"
 
 // One read buffer for all connections (the loop runs one callback at a
-// time): the unfinished head of a connection is copied in front of what is
+// time): what a connection left unanswered is copied in front of what is
 // read. A head longer than MAX_HEAD closes the connection.
 #define MAX_HEAD 8192
 #define READ_BUFFER (MAX_HEAD + 65536)
+// Bytes of answers a connection may have waiting to be written before its
+// remaining pipelined heads wait (one answer larger than this is written in
+// place, never copied).
+#define OUT_LIMIT (256 * 1024)
 #define BACKLOG 511
 // Accepts per readable event, so that a burst of connections cannot keep
 // the loop from the connections it already has.
@@ -60,8 +64,8 @@ struct conn {
     uint64_t deadline;
     conn *prev, *next;
     conn *hs_prev, *hs_next;
-    unsigned char *carry; // MAX_HEAD bytes once needed: an unfinished head
-    size_t carry_len;
+    unsigned char *carry; // bytes not answered yet, once there are any
+    size_t carry_len, carry_cap;
     // Bytes to write: one prebuilt response in place, or several copied into
     // out. While any are left nothing is read (the client must read first).
     const unsigned char *pending;
@@ -233,12 +237,13 @@ static const unsigned char *find_blank_line(const unsigned char *p, const unsign
     return NULL;
 }
 
-// Answers each complete head in buf[0..len); returns the bytes used.
+// Answers the complete heads in buf[0..len) until OUT_LIMIT bytes of answers
+// are waiting; returns the bytes used.
 static size_t answer_heads(conn *c, const unsigned char *buf, size_t len)
 {
     size_t at = 0;
     const unsigned char *end;
-    while ((end = find_blank_line(buf + at, buf + len)) != NULL) {
+    while (c->pending_len < OUT_LIMIT && (end = find_blank_line(buf + at, buf + len)) != NULL) {
         const unsigned char *bytes;
         size_t bytes_len;
         response_for(c->server, buf + at, (size_t)(end - (buf + at)), &bytes, &bytes_len);
@@ -268,48 +273,73 @@ static int flush(conn *c)
     return 1;
 }
 
-// Reads what the socket has (one read(2) with read-ahead, more only while
-// OpenSSL holds unread records: the poll is level-triggered, so bytes left
-// in the socket wake the loop again), answers the complete heads and writes
-// the answers.
+// Keeps bytes not yet answered (an unfinished head, or heads left for after
+// the answers before them are out) for the connection's next turn.
+static int keep_carry(conn *c, const unsigned char *buf, size_t have)
+{
+    if (have > c->carry_cap) {
+        unsigned char *carry = realloc(c->carry, have);
+        if (!carry)
+            return 0;
+        c->carry = carry;
+        c->carry_cap = have;
+    }
+    if (have)
+        memcpy(c->carry, buf, have);
+    c->carry_len = have;
+    return 1;
+}
+
+// Answers what the connection has sent: first the heads kept from its last
+// turn, then what one read(2) brings (with read-ahead), reading again only
+// while OpenSSL holds unread records (the poll is level-triggered: bytes left
+// in the socket wake the loop again, so no read ends in EAGAIN). Answers are
+// written together; past OUT_LIMIT bytes of them the remaining heads wait
+// until those are written, so pipelined requests cannot make the server
+// buffer more than that per connection.
 static void read_requests(conn *c)
 {
-    floor_server *s = c->server;
-    unsigned char *buf = s->read_buffer;
-    size_t have = c->carry_len;
-    if (have)
-        memcpy(buf, c->carry, have);
+    unsigned char *buf = c->server->read_buffer;
     for (;;) {
-        size_t n;
-        int ret = SSL_read_ex(c->ssl, buf + have, READ_BUFFER - have, &n);
-        if (ret <= 0) {
-            if (!wait_or_close(c, ret))
+        size_t have = c->carry_len;
+        if (have)
+            memcpy(buf, c->carry, have);
+        bool may_read = true;
+        for (;;) {
+            size_t used = answer_heads(c, buf, have);
+            if (c->closing)
                 return;
-            break;
+            if (used > 0 && used < have)
+                memmove(buf, buf + used, have - used);
+            have -= used;
+            if (c->pending_len >= OUT_LIMIT)
+                break;
+            if (have > MAX_HEAD) {
+                conn_close(c);
+                return;
+            }
+            if (!may_read) {
+                watch(c, UV_READABLE);
+                break;
+            }
+            size_t n;
+            int ret = SSL_read_ex(c->ssl, buf + have, READ_BUFFER - have, &n);
+            if (ret <= 0) {
+                if (!wait_or_close(c, ret))
+                    return;
+                break;
+            }
+            have += n;
+            may_read = SSL_has_pending(c->ssl);
         }
-        have += n;
-        size_t used = answer_heads(c, buf, have);
-        if (c->closing)
-            return;
-        if (used > 0 && used < have)
-            memmove(buf, buf + used, have - used);
-        have -= used;
-        if (have > MAX_HEAD) {
+        if (!keep_carry(c, buf, have)) {
             conn_close(c);
             return;
         }
-        if (!SSL_has_pending(c->ssl)) {
-            watch(c, UV_READABLE);
-            break;
-        }
+        bool held_back = c->pending_len >= OUT_LIMIT;
+        if (!flush(c) || !held_back)
+            return;
     }
-    if (have && !c->carry && !(c->carry = malloc(MAX_HEAD))) {
-        conn_close(c);
-        return;
-    }
-    memcpy(c->carry, buf, have);
-    c->carry_len = have;
-    flush(c);
 }
 
 static void handshake(conn *c)

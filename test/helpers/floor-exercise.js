@@ -1,9 +1,10 @@
 'use strict';
 // Drives the C floor (native/transport.js) through every path once, for a run under valgrind
-// (test/integration/transport-floor.test.js): keep-alive and pipelined requests, a response
-// larger than the socket buffers, a client gone mid-response, a silent connection closed at the
-// handshake deadline, an oversized head, and close() with a connection open, one at a time with
-// the bytes checked. Prints "exercised N exchanges" and exits 0 once every handle is closed.
+// (test/integration/transport-floor.test.js): keep-alive and pipelined requests (more answers
+// than a connection may have waiting), a response larger than the socket buffers, a client gone
+// mid-response, a silent connection closed at the handshake deadline, an oversized head, and
+// close() with a connection open, one at a time with the bytes checked. Prints
+// "exercised N exchanges" and exits 0 once every handle is closed.
 
 const { floorListen } = require('../../native/transport');
 const { testCertificate } = require('./server');
@@ -22,9 +23,13 @@ async function main() {
   });
   const { port } = server;
   const pipelined = Buffer.concat([small, NOT_FOUND, big, small]);
+  const targets = Array.from({ length: 2000 }, (_, i) => (i === 1000 ? '/big' : '/small'));
+  const floodHeads = targets.map(get).join('');
+  const flood = Buffer.concat(targets.map((t) => (t === '/big' ? big : small)));
   const runs = [
     [{ writes: [get('/small') + get('/nope') + get('/big') + get('/small')], want: pipelined.length }, pipelined],
     [{ writes: [...get('/small')], want: small.length }, small],
+    [{ writes: [floodHeads], want: flood.length }, flood], // answers held back past the limit
     [{ writes: [get('/big')], want: 1000 }], // gone mid-response
     [{ writes: [], plain: true }, Buffer.alloc(0)], // closed at the deadline
     [{ writes: [`GET / HTTP/1.1\r\nx: ${'a'.repeat(9000)}`] }, Buffer.alloc(0)], // head too long
