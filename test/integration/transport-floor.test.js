@@ -162,8 +162,20 @@ test('close(): open connections are closed and the port no longer accepts; bad a
   assert.throws(() => floorListen({ cert: 'not a pem', key, responses: RESPONSES, notFound: NOT_FOUND }), { code: 'ERR_TRANSPORT_TLS' });
   const other = (await import('node:crypto')).generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' });
   assert.throws(() => floorListen({ cert, key: other, responses: RESPONSES, notFound: NOT_FOUND }), { code: 'ERR_TRANSPORT_TLS', message: /does not match/ });
-  assert.throws(() => floorListen({ host: 'localhost', cert, key, responses: RESPONSES, notFound: NOT_FOUND }), { code: 'ERR_TRANSPORT_INVALID_ARGUMENT' });
-  assert.throws(() => floorListen({ cert, key, responses: RESPONSES }), { code: 'ERR_TRANSPORT_INVALID_ARGUMENT' });
+  const tooMany = new Map(Array.from({ length: 65 }, (_, i) => [`/${i}`, NOT_FOUND]));
+  for (const [bad, message] of [
+    [{ host: 'localhost' }, /host must be an IP address/],
+    [{ port: 65536 }, /port must be 0-65535/],
+    [{ port: 1.5 }, /port must be 0-65535/],
+    [{ handshakeTimeoutMs: 0 }, /handshakeTimeoutMs must be a positive integer/],
+    [{ responses: tooMany }, /at most 64 responses/],
+    [{ notFound: undefined }, /notFound must be a Buffer or a string/],
+    [{ cert: 42 }, /cert must be a Buffer or a string/],
+    [{ responses: { '/x': 7 } }, /the response for \/x must be a Buffer or a string/],
+  ]) {
+    assert.throws(() => floorListen({ cert, key, responses: RESPONSES, notFound: NOT_FOUND, ...bad }),
+      { code: 'ERR_TRANSPORT_INVALID_ARGUMENT', message }, JSON.stringify(bad));
+  }
 });
 
 // The exercise (test/helpers/floor-exercise.js) under memcheck: every error and every
