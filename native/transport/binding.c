@@ -16,6 +16,7 @@
 typedef struct handle {
     floor_server *server; // NULL once closed
     napi_env env;
+    bool collected; // the JS value is gone: whoever closes the server frees this
 } handle;
 
 static napi_value throw_error(napi_env env, const char *code, const char *message)
@@ -37,6 +38,8 @@ static void on_env_cleanup(void *arg)
     handle *h = arg;
     floor_close(h->server);
     h->server = NULL;
+    if (h->collected)
+        free(h);
 }
 
 static void close_handle(handle *h)
@@ -53,8 +56,10 @@ static void finalize_handle(napi_env env, void *data, void *hint)
     (void)hint;
     handle *h = data;
     // Dropped without close(): the server goes on serving (as a listening
-    // net.Server does) until the environment's cleanup.
-    if (!h->server)
+    // net.Server does) until the environment's cleanup, which frees h.
+    if (h->server)
+        h->collected = true;
+    else
         free(h);
 }
 
