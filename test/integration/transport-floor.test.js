@@ -126,8 +126,12 @@ test('handshake deadline: a silent TCP connection is closed at the deadline, a c
   });
 });
 
-test('ALPN: a client offering only h2 gets no_application_protocol; one offering none is served', { skip }, async () => {
+test('TLS 1.3 and 1.2; ALPN: a client offering only h2 gets no_application_protocol, one offering none is served', { skip }, async () => {
   await withFloor({}, async ({ port }) => {
+    for (const maxVersion of ['TLSv1.3', 'TLSv1.2']) {
+      const res = await rawExchange({ port, writes: [get('/index.html')], want: RESPONSES.get('/index.html').length, maxVersion });
+      assert.deepEqual([res.protocol, res.alpn, res.bytes.equals(RESPONSES.get('/index.html'))], [maxVersion, 'http/1.1', true]);
+    }
     await assert.rejects(rawExchange({ port, writes: [get('/index.html')], ALPNProtocols: ['h2'] }),
       { code: 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' });
     const none = await rawExchange({ port, writes: [get('/index.html')], want: RESPONSES.get('/index.html').length, ALPNProtocols: [] });
