@@ -28,5 +28,23 @@
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions"]
     }
+  ],
+  "conditions": [
+    # Linux only for now (accept4, SO_REUSEPORT balancing).
+    ["OS=='linux'", {
+      "targets": [
+        {
+          # The transport (issue #21): sockets and TLS on Node's own loop, with
+          # the node binary's OpenSSL (its symbols, headers in include/node).
+          "target_name": "transport",
+          "sources": [
+            "<!@(node -p \"require('fs').readdirSync('native/transport').filter(f => f.endsWith('.c')).map(f => 'native/transport/' + f).join(' ')\")"
+          ],
+          "defines": ["NAPI_VERSION=8"],
+          "cflags": ["-O2", "-D_GNU_SOURCE", "-Wall", "-Wextra"],
+          "cflags_c": ["-std=c11"]
+        }
+      ]
+    }]
   ]
 }

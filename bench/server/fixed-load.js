@@ -4,7 +4,7 @@
 // much work it is measured over) and its CPU time (utime+stime of its process group) over them
 // is divided by the requests done. Servers are interleaved round by round, so disturbances from
 // other work on the machine spread over all of them. Server on CPU 0, h2load on CPU 1.
-//   node bench/server/fixed-load.js [--servers ours-native,floor-tls,nginx-ofc] [--requests 100000]
+//   node bench/server/fixed-load.js [--servers ours-native,floor-tls,floor-native-tls,nginx-ofc] [--requests 100000]
 //     [--connections 100] [--rounds 3] [--file html] [--server-dir DIR]
 // A server may be given as NAME@DIR: ours from another checkout's server/ folder (a baseline).
 // NODE_OPTIONS reaches the Node servers: NODE_OPTIONS='--cpu-prof --cpu-prof-dir=DIR' profiles
@@ -30,7 +30,7 @@ const PRECOMPRESS = path.resolve(__dirname, '..', '..', 'tools', 'precompress');
 const WARM_UP_SHARE = 0.2;
 
 const OPTIONS = {
-  servers: { type: 'string', default: 'ours-native,floor-tls,nginx-ofc' },
+  servers: { type: 'string', default: 'ours-native,floor-tls,floor-native-tls,nginx-ofc' },
   requests: { type: 'string', default: '100000' },
   connections: { type: 'string', default: '100' },
   rounds: { type: 'string', default: '3' },

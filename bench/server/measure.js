@@ -20,7 +20,7 @@ const CLIENT_CORE = 1;
 const STARTERS = {
   nginx: (spec, common, ctx) => startNginx({ ...common, openFileCache: Boolean(spec.openFileCache), tmpDir: ctx.tmpDir }),
   h2o: (spec, common, ctx) => startH2o({ ...common, tmpDir: ctx.tmpDir }),
-  floor: (spec, common, ctx) => startFloor({ ...common, tmpDir: ctx.tmpDir }),
+  floor: (spec, common, ctx) => startFloor({ ...common, script: spec.script, tmpDir: ctx.tmpDir }),
   project: (spec, common, ctx) => startProjectServer({
     ...common, serverDir: ctx.serverDir, brotliEngine: spec.brotliEngine, engine: spec.engine, caps: ctx.caps,
   }),

@@ -16,8 +16,10 @@ const SERVERS = {
   'nginx-ofc': { impl: 'nginx', workers: 1, openFileCache: true, label: 'nginx + open_file_cache' },
   'nginx-w2': { impl: 'nginx', workers: 2, label: 'nginx, 2 workers' },
   h2o: { impl: 'h2o', workers: 1, label: 'h2o, 1 thread' },
-  // What node:tls alone costs (bench/server/floor-tls.js): HTTPS/1.1 br rows only.
-  'floor-tls': { impl: 'floor', workers: 1, label: 'node:tls floor (prebuilt responses)' },
+  // What node:tls alone costs (bench/server/floor-tls.js), and what the C transport alone costs
+  // (bench/server/floor-native-tls.js): HTTPS/1.1 br rows only.
+  'floor-tls': { impl: 'floor', script: 'floor-tls.js', workers: 1, label: 'node:tls floor (prebuilt responses)' },
+  'floor-native-tls': { impl: 'floor', script: 'floor-native-tls.js', workers: 1, label: 'C transport floor (prebuilt responses)' },
 };
 
 // root: which corpus root is served; warmUp: whether load starts only after a
@@ -61,6 +63,9 @@ const PLANS = {
     { modes: ['static'], files: ['html', 'js'], codings: ['br'], servers: [...OURS, ...PEERS], protocols: BOTH },
     { modes: ['static'], files: ['html'], codings: ['br'], servers: [...OURS, 'nginx-ofc', 'h2o'], protocols: ['h2'], loads: ['one'] },
     { modes: ['static'], files: ['html', 'js'], codings: ['br'], servers: ['floor-tls'], protocols: ['h1'] },
+    // The C floor on the small row only: the check of issue #21 before the engines move onto the
+    // transport (its js row would take the plan past 30 minutes).
+    { modes: ['static'], files: ['html'], codings: ['br'], servers: ['floor-native-tls'], protocols: ['h1'] },
     { modes: ['static'], files: ['js'], codings: ['identity'], servers: [...OURS, 'nginx-ofc'], protocols: BOTH },
     { modes: ['static'], files: ['page'], codings: ['br'], servers: [...OURS, 'nginx-ofc', 'h2o'], protocols: ['h2'] },
     ...SEED_ROWS.map((r) => ({ modes: [r.mode], files: [SEED_FILE], codings: [r.coding], servers: SEED_SERVER, protocols: [SEED_PROTOCOL] })),

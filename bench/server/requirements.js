@@ -7,6 +7,8 @@ const { findOnPath, fileExists: exists } = require('../lib/find-on-path');
 const { SERVERS } = require('./plan');
 const { BROTLI_STATIC } = require('./nginx');
 
+const TRANSPORT_ADDON = path.resolve(__dirname, '..', '..', 'build', 'Release', 'transport.node');
+
 // Resolves to a list of problems (strings); empty when all is there.
 async function checkRequirements(rows, { serverDir }) {
   const needs = [];
@@ -18,6 +20,9 @@ async function checkRequirements(rows, { serverDir }) {
   }
   if (rows.some((r) => SERVERS[r.server].impl === 'h2o')) needs.push({ what: 'h2o', pkg: 'h2o', test: () => findOnPath('h2o') });
   const problems = [];
+  if (rows.some((r) => r.server === 'floor-native-tls') && !(await exists(TRANSPORT_ADDON))) {
+    problems.push(`${TRANSPORT_ADDON} is missing (build the addon: npm install, or npx node-gyp rebuild)`);
+  }
   const missingPkgs = [];
   for (const n of needs) {
     if (!(await n.test())) {

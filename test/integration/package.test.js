@@ -22,7 +22,7 @@ const FORBIDDEN = [
   /^static\/.*\.(br|gz|zst|lzma)$/, /\.negotiate-precompress\.json$/, /^(?!prebuilds\/[a-z0-9]+-[a-z0-9]+\/negotiate-h2\.node$).*\.node$/,
 ];
 const NEEDED = ['package.json', 'README.md', 'binding.gyp', 'server/index.js', 'tools/precompress/index.js',
-  'native/index.js', 'native/include/hpack.h', 'native/src/decoder.c', 'native/binding/addon.cc', 'static/index.html',
+  'native/index.js', 'native/include/hpack.h', 'native/src/decoder.c', 'native/binding/addon.cc', 'native/transport.js', 'native/transport/floor.c', 'static/index.html',
   'tools/codings-report/cli.js', 'bench/lib/svg-chart.js', 'bench/lib/markdown-table.js', PREBUILD,
   'index.d.ts', 'index.mjs', 'types/options.d.ts', 'native/index.d.ts', 'negotiate.config.schema.json'];
 const STACK_LINE = /^\s+at .+\(.+:\d+:\d+\)$/m;

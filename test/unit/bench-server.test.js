@@ -31,15 +31,15 @@ test('plan: time budgets of the presets', () => {
   }
 });
 
-test('plan: every comparison row has both engines, nginx, nginx + open_file_cache and h2o; HTTPS/1.1 the node:tls floor too', () => {
+test('plan: every comparison row has both engines, nginx, nginx + open_file_cache and h2o; HTTPS/1.1 the node:tls floor too, and the C floor on the small row', () => {
   const rows = buildPlan('default', {}, BOTH_ENGINES);
   for (const [protocol, file] of [['h1', 'html'], ['h1', 'js'], ['h2', 'html'], ['h2', 'js']]) {
     const servers = rows.filter((r) => r.protocol === protocol && r.file === file && r.mode === 'static' && r.coding === 'br' && r.load === 'many').map((r) => r.server);
-    const floor = protocol === 'h1' ? ['floor-tls'] : [];
+    const floor = { h1: { html: ['floor-native-tls', 'floor-tls'], js: ['floor-tls'] } }[protocol]?.[file] ?? [];
     assert.deepEqual(servers.sort(), [...floor, 'h2o', 'nginx', 'nginx-ofc', 'ours', 'ours-native'], `${protocol} ${file}`);
   }
-  assert.deepEqual(rows.filter((r) => r.server === 'floor-tls').map((r) => r.id).sort(),
-    ['h1/html/static/br/floor-tls/many', 'h1/js/static/br/floor-tls/many']);
+  assert.deepEqual(rows.filter((r) => r.server.startsWith('floor')).map((r) => r.id).sort(),
+    ['h1/html/static/br/floor-native-tls/many', 'h1/html/static/br/floor-tls/many', 'h1/js/static/br/floor-tls/many']);
   const single = rows.filter((r) => r.load === 'one').map((r) => `${r.protocol}/${r.file}/${r.coding}/${r.server}`);
   assert.deepEqual(single.sort(), ['h2/html/br/h2o', 'h2/html/br/nginx-ofc', 'h2/html/br/ours', 'h2/html/br/ours-native']);
   assert.ok(rows.every((r) => r.skip === ''), 'nothing is n/a when the server has both engines');

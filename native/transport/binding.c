@@ -1,0 +1,188 @@
+// N-API entry of the transport addon (build/Release/transport.node): the C
+// floor's listen and close, on the event loop of the environment that
+// calls them. native/transport.js checks the arguments.
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <node_api.h>
+
+#include "floor.h"
+#include "tls_context.h"
+
+#define MAX_RESPONSES 64
+
+typedef struct handle {
+    floor_server *server; // NULL once closed
+    napi_env env;
+    bool collected; // the JS value is gone: whoever closes the server frees this
+} handle;
+
+static napi_value throw_error(napi_env env, const char *code, const char *message)
+{
+    napi_throw_error(env, code, message);
+    return NULL;
+}
+
+static bool buffer_arg(napi_env env, napi_value value, void **data, size_t *len)
+{
+    bool is;
+    return napi_is_buffer(env, value, &is) == napi_ok && is && napi_get_buffer_info(env, value, data, len) == napi_ok;
+}
+
+// A server still open when its environment goes away (a worker terminated)
+// is closed, so that no handle outlives the loop.
+static void on_env_cleanup(void *arg)
+{
+    handle *h = arg;
+    floor_close(h->server);
+    h->server = NULL;
+    if (h->collected)
+        free(h);
+}
+
+static void close_handle(handle *h)
+{
+    if (!h->server)
+        return;
+    napi_remove_env_cleanup_hook(h->env, on_env_cleanup, h);
+    on_env_cleanup(h);
+}
+
+static void finalize_handle(napi_env env, void *data, void *hint)
+{
+    (void)env;
+    (void)hint;
+    handle *h = data;
+    // Dropped without close(): the server goes on serving (as a listening
+    // net.Server does) until the environment's cleanup, which frees h.
+    if (h->server)
+        h->collected = true;
+    else
+        free(h);
+}
+
+// floorListen(host, port, reusePort, handshakeTimeoutMs, cert, key,
+//             targets[], responses[], notFound) -> handle
+static napi_value floor_listen(napi_env env, napi_callback_info info)
+{
+    size_t argc = 9;
+    napi_value argv[9];
+    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 9)
+        return throw_error(env, "ERR_TRANSPORT_INVALID_ARGUMENT", "floorListen takes 9 arguments");
+    char host[64];
+    size_t host_len;
+    int32_t port;
+    uint32_t timeout_ms, count, count2;
+    bool reuse_port;
+    void *cert, *key, *not_found;
+    size_t cert_len, key_len, not_found_len;
+    if (napi_get_value_string_utf8(env, argv[0], host, sizeof host, &host_len) != napi_ok ||
+        napi_get_value_int32(env, argv[1], &port) != napi_ok || napi_get_value_bool(env, argv[2], &reuse_port) != napi_ok ||
+        napi_get_value_uint32(env, argv[3], &timeout_ms) != napi_ok || !buffer_arg(env, argv[4], &cert, &cert_len) ||
+        !buffer_arg(env, argv[5], &key, &key_len) || napi_get_array_length(env, argv[6], &count) != napi_ok ||
+        napi_get_array_length(env, argv[7], &count2) != napi_ok || count != count2 || count > MAX_RESPONSES ||
+        !buffer_arg(env, argv[8], &not_found, &not_found_len))
+        return throw_error(env, "ERR_TRANSPORT_INVALID_ARGUMENT", "floorListen: bad argument types");
+
+    floor_response responses[MAX_RESPONSES];
+    for (uint32_t i = 0; i < count; i++) {
+        napi_value target, bytes;
+        void *data;
+        if (napi_get_element(env, argv[6], i, &target) != napi_ok || napi_get_element(env, argv[7], i, &bytes) != napi_ok ||
+            !buffer_arg(env, target, &data, &responses[i].target_len) || !buffer_arg(env, bytes, (void **)&responses[i].bytes, &responses[i].len))
+            return throw_error(env, "ERR_TRANSPORT_INVALID_ARGUMENT", "floorListen: targets and responses are Buffers");
+        responses[i].target = data;
+    }
+
+    char err[320];
+    SSL_CTX *ctx = tls_context_new(cert, cert_len, key, key_len, err, sizeof err);
+    if (!ctx)
+        return throw_error(env, "ERR_TRANSPORT_TLS", err);
+    uv_loop_t *loop;
+    if (napi_get_uv_event_loop(env, &loop) != napi_ok) {
+        SSL_CTX_free(ctx);
+        return throw_error(env, "ERR_TRANSPORT", "no event loop");
+    }
+    handle *h = calloc(1, sizeof *h);
+    if (!h) {
+        SSL_CTX_free(ctx);
+        return throw_error(env, "ERR_TRANSPORT", "out of memory");
+    }
+    floor_options options = {
+        .host = host, .port = port, .reuse_port = reuse_port, .handshake_timeout_ms = timeout_ms,
+        .responses = responses, .response_count = count, .not_found = not_found, .not_found_len = not_found_len,
+    };
+    int rc = floor_open(loop, ctx, &options, &h->server);
+    if (rc != 0) {
+        free(h);
+        char message[160];
+        snprintf(message, sizeof message, "listen %s:%d: %s", host, port, rc == -EINVAL ? "not an IP address" : strerror(-rc));
+        napi_value code, msg, error;
+        const char *name = rc == -EADDRINUSE ? "EADDRINUSE" : rc == -EACCES ? "EACCES" : rc == -EINVAL ? "ERR_TRANSPORT_INVALID_ARGUMENT" : "ERR_TRANSPORT_LISTEN";
+        napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &code);
+        napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &msg);
+        napi_create_error(env, code, msg, &error);
+        napi_throw(env, error);
+        return NULL;
+    }
+    h->env = env;
+    napi_add_env_cleanup_hook(env, on_env_cleanup, h);
+    napi_value result;
+    if (napi_create_external(env, h, finalize_handle, NULL, &result) != napi_ok) {
+        close_handle(h);
+        free(h);
+        return NULL;
+    }
+    return result;
+}
+
+static handle *handle_arg(napi_env env, napi_callback_info info)
+{
+    size_t argc = 1;
+    napi_value argv[1];
+    napi_valuetype type;
+    void *data;
+    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 1 ||
+        napi_typeof(env, argv[0], &type) != napi_ok || type != napi_external ||
+        napi_get_value_external(env, argv[0], &data) != napi_ok) {
+        throw_error(env, "ERR_TRANSPORT_INVALID_ARGUMENT", "expected a floor server handle");
+        return NULL;
+    }
+    return data;
+}
+
+static napi_value floor_port_of(napi_env env, napi_callback_info info)
+{
+    handle *h = handle_arg(env, info);
+    if (!h)
+        return NULL;
+    if (!h->server)
+        return throw_error(env, "ERR_SERVER_NOT_RUNNING", "the server is closed");
+    napi_value port;
+    napi_create_int32(env, floor_port(h->server), &port);
+    return port;
+}
+
+static napi_value floor_close_of(napi_env env, napi_callback_info info)
+{
+    handle *h = handle_arg(env, info);
+    if (h)
+        close_handle(h);
+    return NULL;
+}
+
+static napi_value init(napi_env env, napi_value exports)
+{
+    napi_property_descriptor props[] = {
+        { "floorListen", NULL, floor_listen, NULL, NULL, NULL, napi_default, NULL },
+        { "floorPort", NULL, floor_port_of, NULL, NULL, NULL, napi_default, NULL },
+        { "floorClose", NULL, floor_close_of, NULL, NULL, NULL, napi_default, NULL },
+    };
+    if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok)
+        return NULL;
+    return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, init)

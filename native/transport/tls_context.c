@@ -1,0 +1,99 @@
+#include "tls_context.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/err.h>
+#include <openssl/pem.h>
+
+static const unsigned char ALPN_HTTP11[] = "\x08http/1.1";
+
+// RFC 7301 3.2: a client that offers ALPN without http/1.1 gets a
+// no_application_protocol alert; one that offers none goes on without ALPN.
+static int select_alpn(SSL *ssl, const unsigned char **out, unsigned char *outlen, const unsigned char *in,
+                       unsigned int inlen, void *arg)
+{
+    (void)ssl;
+    (void)arg;
+    unsigned char *chosen;
+    if (SSL_select_next_proto(&chosen, outlen, ALPN_HTTP11, sizeof ALPN_HTTP11 - 1, in, inlen) !=
+        OPENSSL_NPN_NEGOTIATED)
+        return SSL_TLSEXT_ERR_ALERT_FATAL;
+    *out = chosen;
+    return SSL_TLSEXT_ERR_OK;
+}
+
+static void openssl_error(char *err, size_t err_size, const char *what)
+{
+    unsigned long code = ERR_get_error();
+    char reason[256] = "no detail";
+    if (code)
+        ERR_error_string_n(code, reason, sizeof reason);
+    snprintf(err, err_size, "%s: %s", what, reason);
+    ERR_clear_error();
+}
+
+// The leaf first, then any intermediates, as in a PEM chain file.
+static int use_chain(SSL_CTX *ctx, const char *pem, size_t len, char *err, size_t err_size)
+{
+    BIO *bio = BIO_new_mem_buf(pem, (int)len);
+    if (!bio)
+        return openssl_error(err, err_size, "cannot read the certificate"), 0;
+    X509 *leaf = PEM_read_bio_X509_AUX(bio, NULL, NULL, NULL);
+    int ok = leaf && SSL_CTX_use_certificate(ctx, leaf) == 1;
+    X509_free(leaf);
+    if (!ok) {
+        BIO_free(bio);
+        return openssl_error(err, err_size, "the certificate is not a PEM certificate"), 0;
+    }
+    X509 *extra;
+    while ((extra = PEM_read_bio_X509(bio, NULL, NULL, NULL)) != NULL) {
+        if (SSL_CTX_add0_chain_cert(ctx, extra) != 1) {
+            X509_free(extra);
+            BIO_free(bio);
+            return openssl_error(err, err_size, "cannot add an intermediate certificate"), 0;
+        }
+    }
+    ERR_clear_error(); // the end of the PEM data reads as an error
+    BIO_free(bio);
+    return 1;
+}
+
+static int use_key(SSL_CTX *ctx, const char *pem, size_t len, char *err, size_t err_size)
+{
+    BIO *bio = BIO_new_mem_buf(pem, (int)len);
+    EVP_PKEY *key = bio ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL) : NULL;
+    BIO_free(bio);
+    int ok = key && SSL_CTX_use_PrivateKey(ctx, key) == 1;
+    EVP_PKEY_free(key);
+    if (!ok)
+        return openssl_error(err, err_size, "the key is not an unencrypted PEM private key"), 0;
+    if (SSL_CTX_check_private_key(ctx) != 1)
+        return openssl_error(err, err_size, "the key does not match the certificate"), 0;
+    return 1;
+}
+
+SSL_CTX *tls_context_new(const char *cert_pem, size_t cert_len, const char *key_pem, size_t key_len,
+                         char *err, size_t err_size)
+{
+    SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+    if (!ctx)
+        return openssl_error(err, err_size, "cannot create a TLS context"), NULL;
+    if (!use_chain(ctx, cert_pem, cert_len, err, err_size) || !use_key(ctx, key_pem, key_len, err, err_size)) {
+        SSL_CTX_free(ctx);
+        return NULL;
+    }
+    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    // No renegotiation (a client could make the server redo handshakes); no
+    // compression (CRIME). Tickets stay on, as in node:tls and nginx.
+    SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION);
+    // Partial writes let a large response go out as the socket takes it; a
+    // retried write may come from a copy of the unsent bytes.
+    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    // Read as many bytes as the socket has in one read(2) instead of a
+    // record header and then its body: one syscall per request, not two.
+    SSL_CTX_set_read_ahead(ctx, 1);
+    SSL_CTX_set_session_id_context(ctx, (const unsigned char *)"negotiate-h2", 12);
+    SSL_CTX_set_alpn_select_cb(ctx, select_alpn, NULL);
+    return ctx;
+}
