@@ -14,12 +14,24 @@ const path = require('node:path');
 const prebuildify = require('prebuildify');
 
 const ROOT = path.resolve(__dirname, '..');
-// What binding.gyp compiles, and package.json for the prebuild's name.
+// What binding.gyp compiles for the HPACK/QPACK addon, and package.json for the prebuild's name.
 const SOURCES = ['binding.gyp', 'package.json', 'native/src', 'native/include', 'native/binding'];
+// binding.gyp's Linux-only block builds the transport (native/transport/), which only the
+// benchmarks load from a clone's build/: the prebuild is the HPACK addon alone, and prebuildify
+// takes whichever .node it finds first, so the staged binding.gyp leaves that block out.
+const TRANSPORT_BLOCK = /,\n {2}"conditions": \[[\s\S]*"target_name": "transport"[\s\S]*\n {2}\]\n(?=\}\s*$)/;
+
+function stageBindingGyp(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const staged = text.replace(TRANSPORT_BLOCK, '\n');
+  if (staged.includes('transport')) throw new Error(`${file}: the transport target's block was not found where expected`);
+  fs.writeFileSync(file, staged);
+}
 
 function main() {
   const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'negotiate-prebuild-'));
   for (const rel of SOURCES) fs.cpSync(path.join(ROOT, rel), path.join(stage, rel), { recursive: true });
+  stageBindingGyp(path.join(stage, 'binding.gyp'));
   // binding.gyp finds node-addon-api's headers by requiring it from the build's directory.
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
   const out = path.join(ROOT, 'prebuilds', `${process.platform}-${process.arch}`);
