@@ -18,8 +18,9 @@ declare -A FILE_PKG=(
 missing=()
 for cmd in "${!PKG[@]}"; do command -v "$cmd" >/dev/null 2>&1 || missing+=("${PKG[$cmd]}"); done
 for f in "${!FILE_PKG[@]}"; do [ -e "$f" ] || missing+=("${FILE_PKG[$f]}"); done
-# clang's fuzzer and sanitizer runtimes
-if command -v clang >/dev/null 2>&1 && ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+# clang's fuzzer and sanitizer runtimes: a separate package, also when clang itself is installed
+# in the same run (on a fresh machine it is missing too)
+if ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   missing+=(libclang-rt-dev)
 fi
 # h2spec, the HTTP/2 conformance suite test/integration/h2spec.test.js runs, is a Go module: `go install`

@@ -177,3 +177,37 @@ test('`npx negotiate-h2` in a project root with default flags writes nothing int
   assert.deepEqual(listing(pkg.app), before, 'the served project, node_modules and the package included, is unchanged');
   assert.ok(fs.existsSync(path.join(home, 'config', 'negotiate-h2', 'certs', 'localhost-cert.pem')), 'the certificate is in the user\'s config directory');
 });
+
+test('the installed CLI and API: precompress writes next to a folder\'s files (without zstd when its addon is unbuilt), output into a closed pipe ends quietly, --cors answers preflights, / hints at index.html, handler() names option keys', { timeout: 400_000 }, async (t) => {
+  const pkg = await installed(t);
+  if (pkg === null) return;
+  const dir = path.join(pkg.app, 'built');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'app.js'), `export const lines = [\n${'  "a line of the bundle",\n'.repeat(400)}];\n`);
+  // zstd-napi's addon is built by an install script, which --ignore-scripts skipped: no .zst, and
+  // one line saying so, but the other variants are written.
+  const zstdBuilt = fs.existsSync(path.join(pkg.app, 'node_modules', 'zstd-napi', 'build'));
+  const precompressed = await run('npx', ['--no-install', 'negotiate-h2', 'precompress', 'built'], { cwd: pkg.app });
+  for (const ext of ['.br', '.gz', '.lzma', ...(zstdBuilt ? ['.zst'] : [])]) assert.ok(fs.existsSync(path.join(dir, `app.js${ext}`)), `app.js${ext}`);
+  assert.equal(fs.existsSync(path.join(dir, 'app.js.zst')), zstdBuilt);
+  if (!zstdBuilt) assert.match(precompressed.stderr, /^precompress: zstd is not offered: its addon cannot be loaded \(.+\); to fix it run: npm rebuild zstd-napi\n$/);
+  // `--help | head -1`: the reader goes away after one line; no EPIPE stack trace.
+  const piped = await run('sh', ['-c', 'npx --no-install negotiate-h2 --help | head -1'], { cwd: pkg.app });
+  assert.equal(piped.stderr, '');
+  assert.match(piped.stdout, /^\S.*\n$/);
+  // handler() inside someone's app: its errors name the option key.
+  const api = await run(process.execPath, ['-e', "try { require('negotiate-h2').handler({ root: 'nope' }) } catch (err) { console.log(err.message) }"], { cwd: pkg.app });
+  assert.equal(api.stdout, `root: ${path.join(pkg.app, 'nope')} is not a directory\n`);
+  // --cors over the installed CLI; / of a folder without index.html says what to do.
+  const server = spawnInstalled(pkg.app, ['built', '--port', '0', '--no-precompress', '--cors',
+    '--certs-dir', path.join(pkg.dir, 'certs'), '--ca-dir', path.join(pkg.dir, 'ca')]);
+  t.after(() => server.stop());
+  const [, port] = await server.waitFor(/listening on https:\/\/localhost:(\d+)\//);
+  const clients = createClients({ port: Number(port), ca: fs.readFileSync(path.join(pkg.dir, 'ca', 'ca.pem')) });
+  t.after(() => clients.closeAll());
+  const preflight = await clients.h2('/app.js', { method: 'OPTIONS', headers: { 'origin': 'https://other.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-trace' } });
+  assert.deepEqual([preflight.status, preflight.headers['access-control-allow-origin'], preflight.headers['access-control-allow-methods'], preflight.headers['access-control-allow-headers']],
+    [204, '*', 'GET, HEAD', 'x-trace']);
+  const root = await clients.h2('/');
+  assert.deepEqual([root.status, root.body.toString()], [404, 'no index.html in the served folder: add one, or list its files with --listing\n']);
+});

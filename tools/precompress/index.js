@@ -17,7 +17,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { parseToolArgs, usageText } = require('../../server/config/tool-args');
 const { PRECOMPRESS, defaultOf } = require('../../server/config/schema');
-const { VARIANT_EXTENSIONS, createEngines } = require('../../server/compression/codings');
+const { VARIANT_EXTENSIONS, createEngines, warnUnavailable } = require('../../server/compression/codings');
 const { listSourceFiles, listNamedFiles, isCompressibleName } = require('./walk');
 const { lstatVariant, writeVariant, removeVariant } = require('./variant');
 const { Manifest } = require('./manifest');
@@ -275,8 +275,9 @@ async function precompressDir(dir, {
 async function main(argv, { command = 'node tools/precompress', requireDir = false } = {}) {
   const usage = usageText(command, PRECOMPRESS);
   let options;
+  let parsed;
   try {
-    const parsed = parseToolArgs(argv, PRECOMPRESS, usageError);
+    parsed = parseToolArgs(argv, PRECOMPRESS, usageError);
     options = parsed.values;
     if (requireDir && !options.help && !parsed.given.has('dir')) throw usageError('expected the directory whose files get variants');
   } catch (err) {
@@ -292,11 +293,19 @@ async function main(argv, { command = 'node tools/precompress', requireDir = fal
   // manifest records them, so no temporary file is left behind and the next run knows them.
   const stop = new AbortController();
   process.once('SIGTERM', () => stop.abort());
+  const engines = createEngines({ levels: { max: options.levels } });
+  // The default list leaves out, with one line each, a coding whose addon this install lacks
+  // (zstd-napi installed without its build script); one asked for by name stays a usage error.
+  let codings = options.codings;
+  if (!parsed.given.has('codings')) {
+    warnUnavailable(engines, codings, { warn: (line) => process.stderr.write(`precompress: ${line}\n`) });
+    codings = codings.filter((coding) => engines.unavailable[coding] === undefined);
+  }
   let summary;
   try {
     summary = await precompressDir(options.dir, {
-      codings: options.codings,
-      engines: createEngines({ levels: { max: options.levels } }),
+      codings,
+      engines,
       force: options.force,
       onProgress: progress ? progress.update : undefined,
       signal: stop.signal,
