@@ -322,6 +322,8 @@ class Core {
         offered: this.deltaCodings,
         available: dictionary.file,
         used: delta,
+        // The delta's size, for a page to set against the other codings' (the demo's).
+        bytes: delta ? selection.rep.size : null,
         reason: delta ? `${selection.rep.coding}: a delta against ${dictionary.file}` : dictionary.why ?? 'a coding without dictionary ranks higher',
       },
     };

@@ -146,12 +146,14 @@ forEachEngine((engine) => {
       const held = await ask(V1_HASH);
       assert.equal(held.chosen, 'dcb');
       assert.equal(held.source, 'dictionary');
+      const dcb = await s.h2('/assets/app.v2.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
       assert.deepEqual(held.dictionary, {
         match: RULE.match, useAsDictionary: USE_AS_DICTIONARY, offered: ['dcb', 'dcz'], available: '/assets/app.v1.js',
-        used: true, reason: 'dcb: a delta against /assets/app.v1.js',
+        used: true, bytes: dcb.body.length, reason: 'dcb: a delta against /assets/app.v1.js',
       });
       const unknown = await ask(sfHash(Buffer.from('x')));
       assert.equal(unknown.chosen, 'br');
+      assert.equal(unknown.dictionary.bytes, null);
       assert.equal(unknown.dictionary.reason, 'the server holds no dictionary with that hash for this path');
       assert.equal((await ask('nonsense')).dictionary.reason, 'Available-Dictionary is not an sf-binary SHA-256');
       assert.equal((await ask(undefined)).dictionary.reason, 'no Available-Dictionary');
