@@ -1,9 +1,12 @@
-// Entry point of the demo page: measure how this visit was delivered, then set up
-// the comparison panel. Everything it shows comes from this server, nothing is canned.
+// Entry point of the demo page: set up the comparison panel, measure how this visit was
+// delivered, then the dictionary delta. Everything it shows comes from this server, nothing is canned.
 import { askServer } from './js/negotiate.js';
 import { measureAssets, pageProtocol } from './js/measure.js';
-import { renderVisit, renderVisitStatus } from './js/visit-view.js';
+import { renderVisit } from './js/visit-view.js';
 import { initCompare } from './js/compare-view.js';
+import { measureDelta } from './js/delta.js';
+import { renderDelta } from './js/delta-view.js';
+import { setSectionState } from './js/dom.js';
 
 const MANIFEST_URL = '/assets.json';
 
@@ -21,7 +24,7 @@ function pageLoaded() {
 }
 
 async function reportVisit(section, manifest) {
-  renderVisitStatus(section, 'loading', 'Measuring…');
+  setSectionState(section, 'loading', 'Measuring…');
   await pageLoaded();
   const documentAsset = manifest.assets.find((a) => a.document);
   const [rows, echo] = await Promise.all([
@@ -37,28 +40,40 @@ async function reportVisit(section, manifest) {
   });
   const failed = rows.filter((row) => row.error);
   if (failed.length) {
-    renderVisitStatus(section, 'error', failed.map((row) => row.error).join('; '));
+    setSectionState(section, 'error', failed.map((row) => row.error).join('; '));
   } else {
-    renderVisitStatus(section, 'ready');
+    setSectionState(section, 'ready');
+  }
+}
+
+// After the visit's own measurements: the scripts it loads are not the page's assets.
+async function reportDelta(section, pair) {
+  try {
+    renderDelta(section, pair, await measureDelta(pair));
+  } catch (err) {
+    setSectionState(section, 'error', `Could not measure the delta: ${err.message}`);
   }
 }
 
 async function main() {
   const visit = document.getElementById('visit');
+  const delta = document.getElementById('delta');
   const compare = document.getElementById('compare');
   let manifest;
   try {
     manifest = await loadManifest();
   } catch (err) {
-    renderVisitStatus(visit, 'error', `Could not load the asset list: ${err.message}`);
+    setSectionState(visit, 'error', `Could not load the asset list: ${err.message}`);
+    setSectionState(delta, 'error', `Could not load the asset list: ${err.message}`);
     return;
   }
   initCompare(compare, manifest);
   try {
     await reportVisit(visit, manifest);
   } catch (err) {
-    renderVisitStatus(visit, 'error', `Could not measure this visit: ${err.message}`);
+    setSectionState(visit, 'error', `Could not measure this visit: ${err.message}`);
   }
+  await reportDelta(delta, manifest.delta);
 }
 
 main();

@@ -26,3 +26,11 @@ export function h(tag, props = {}, ...children) {
 export function fill(parent, ...children) {
   parent.replaceChildren(...children.filter((c) => c != null && c !== false));
 }
+
+/** Sets a section's data-state and its status line (`#<section id>-status`), red for errors. */
+export function setSectionState(section, state, message = '') {
+  section.dataset.state = state;
+  const status = section.querySelector(`#${section.id}-status`);
+  status.textContent = message;
+  status.classList.toggle('error', state === 'error');
+}

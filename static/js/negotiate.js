@@ -13,11 +13,13 @@ export class NegotiateError extends Error {
 /**
  * @param {string} path file to ask about, e.g. '/style.css'
  * @param {string} [acceptEncoding] omit to have the server echo this request's own header
+ * @param {string} [availableDictionary] an Available-Dictionary value (`:base64 SHA-256:`) to ask as
  */
-export async function askServer(path, acceptEncoding) {
+export async function askServer(path, acceptEncoding, availableDictionary) {
   const url = new URL('/_negotiate', location.origin);
   url.searchParams.set('path', path);
   if (acceptEncoding !== undefined) url.searchParams.set('ae', acceptEncoding);
+  if (availableDictionary !== undefined) url.searchParams.set('ad', availableDictionary);
 
   let response;
   try {

@@ -60,10 +60,3 @@ export function renderVisit(section, report) {
   section.querySelector('#document-reason').textContent = report.documentReason ?? '—';
   fill(section.querySelector('#assets tbody'), ...report.rows.map(assetRow));
 }
-
-export function renderVisitStatus(section, state, message = '') {
-  section.dataset.state = state;
-  const status = section.querySelector('#visit-status');
-  status.textContent = message;
-  status.classList.toggle('error', state === 'error');
-}

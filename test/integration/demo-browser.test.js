@@ -13,6 +13,8 @@ const { staleOutputs } = require('../../docs/tools/vendor-mime-db');
 const { chromiumSkipReason, launchChromium, newSecureContext } = require('../helpers/browser');
 const { forEachEngine } = require('../helpers/server');
 const { toolSkipReason } = require('../helpers/tools');
+const { createEngines } = require('../../server/compression/codings');
+const { createDictionaryEngines, sha256 } = require('../../server/compression/dictionary-codings');
 
 const execFileAsync = promisify(execFile);
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -22,6 +24,9 @@ const VARIANT = /\.(br|gz|zst|lzma)$/;
 const TEXT_ASSETS = ['/index.html', '/vendor/mime-db.js', '/style.css', '/logo.svg', '/assets.json'];
 const PHOTO = '/photo.jpg';
 const COMPARED = '/vendor/mime-db.js';
+// The dictionary pair of static/negotiate.config.json and assets.json.
+const DELTA_DICTIONARY = '/vendor/lodash-4.17.20.min.js';
+const DELTA_FILE = '/vendor/lodash-4.17.21.min.js';
 // Every wait is bounded; a broken page fails in seconds instead of hanging the suite.
 const WAIT_MS = 15_000;
 
@@ -66,6 +71,25 @@ function readVisit(page) {
   }));
 }
 
+/** Waits until "Dictionary delta" has finished, then reads its rows. */
+async function readDelta(page) {
+  await page.waitForSelector('#delta:is([data-state="ready"], [data-state="error"])');
+  return page.evaluate(() => ({
+    state: document.querySelector('#delta').dataset.state,
+    status: document.querySelector('#delta-status').textContent,
+    rows: Object.fromEntries([...document.querySelectorAll('#delta-table tbody tr')].map((tr) => [
+      tr.dataset.row, { coding: tr.dataset.coding, bytes: tr.dataset.bytes === '' ? null : Number(tr.dataset.bytes) },
+    ])),
+  }));
+}
+
+/** dcb of the demo's newer lodash against the older, made as the server makes it on the fly. */
+async function expectedDelta(root) {
+  const [dictionary, input] = await Promise.all([DELTA_DICTIONARY, DELTA_FILE].map((rel) => fs.readFile(path.join(root, rel))));
+  const body = await createDictionaryEngines(createEngines()).compress('dcb', input, dictionary, sha256(dictionary));
+  return body.length;
+}
+
 test('the demo\'s generated modules are what docs/tools/vendor-mime-db.js generates today', () => {
   assert.deepEqual(staleOutputs(), [], 'stale: run node docs/tools/vendor-mime-db.js');
 });
@@ -103,6 +127,17 @@ forEachEngine((engine) => {
         assert.equal(photo.coding, 'identity');
         assert.equal(photo.wire, (await fs.stat(path.join(root, PHOTO))).size);
         assert.equal(photo.wire, photo.decoded);
+        // A browser that ignores certificate errors is not given dictionaries: the newer lodash
+        // comes as br, the precompressed file; the page still shows the delta the server makes.
+        const delta = await readDelta(page);
+        assert.equal(delta.state, 'ready', `page reported: ${delta.status}`);
+        const brBytes = (await fs.stat(path.join(root, `${DELTA_FILE}.br`))).size;
+        assert.deepEqual(delta.rows, {
+          received: { coding: 'br', bytes: brBytes },
+          br: { coding: 'br', bytes: brBytes },
+          delta: { coding: 'dcb', bytes: await expectedDelta(root) },
+        });
+        assert.match(delta.status, /^Your browser got lodash 4\.17\.21 without the dictionary \(br\)/);
         assert.deepEqual(problems, []);
       } finally {
         await context.close();
@@ -180,6 +215,22 @@ forEachEngine((engine) => {
         await page.waitForSelector('#visit:is([data-state="ready"], [data-state="error"])');
         const visit = await readVisit(page);
         assert.equal(visit.state, 'ready', `page reported: ${visit.status}`);
+        // The first visit left the older lodash in Chromium's dictionary store; on this one the
+        // newer comes as a delta against it, and the page shows the bytes the network carried.
+        assert.equal((await readDelta(page)).state, 'ready');
+        await page.reload({ waitUntil: 'load' });
+        const delta = await readDelta(page);
+        assert.equal(delta.state, 'ready', `page reported: ${delta.status}`);
+        const deltaBytes = await expectedDelta(root);
+        const brBytes = (await fs.stat(path.join(root, `${DELTA_FILE}.br`))).size;
+        assert.deepEqual(delta.rows, {
+          received: { coding: 'dcb', bytes: deltaBytes },
+          br: { coding: 'br', bytes: brBytes },
+          delta: { coding: 'dcb', bytes: deltaBytes },
+        });
+        assert.ok(deltaBytes * 2 < brBytes, `delta ${deltaBytes} B, br ${brBytes} B`);
+        assert.match(delta.status, /^Your browser held lodash 4\.17\.20 and got lodash 4\.17\.21 as a dcb delta against it/);
+        await page.screenshot({ path: path.join(ARTIFACTS, 'demo-delta.png'), fullPage: true });
       } finally {
         await strictBrowser.close();
       }

@@ -6,6 +6,8 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { REPO_ROOT, spawnCli } = require('../helpers/server');
@@ -33,7 +35,12 @@ function runChild(failing, body) {
   return { lines, stderr: child.stderr, status: child.status };
 }
 
-const ROOT = JSON.stringify(path.join(REPO_ROOT, 'static'));
+// A site without dictionary rules: the dcb coding needs the addon in every engine, and static/
+// has a rule (the demo's dictionary pair).
+const SITE = fs.mkdtempSync(path.join(os.tmpdir(), 'native-addon-site-'));
+fs.copyFileSync(path.join(REPO_ROOT, 'static', 'index.html'), path.join(SITE, 'index.html'));
+test.after(() => fs.rmSync(SITE, { recursive: true, force: true }));
+const ROOT = JSON.stringify(SITE);
 const NATIVE = JSON.stringify(path.join(REPO_ROOT, 'native') + path.sep);
 
 test('the node engine and handler() never load native/; the native engine does', () => {
@@ -77,7 +84,7 @@ for (const [missing, failing, options, accept, expected] of MISSING) {
 }
 
 test('a cluster says each once: its primary, not every worker', async (t) => {
-  const srv = await spawnCli([path.join(REPO_ROOT, 'static'), '--port', '0', '--no-tls', '--no-precompress', '--workers', '2', '--log-level', 'warn'],
+  const srv = await spawnCli([SITE, '--port', '0', '--no-tls', '--no-precompress', '--workers', '2', '--log-level', 'warn'],
     { env: { NODE_OPTIONS: `-r ${FAIL_HOOK}`, FAIL_REQUIRE: '^(node-gyp-build|zstd-napi)$' } });
   t.after(() => srv.stop('SIGKILL'));
   await srv.stop();
