@@ -30,8 +30,11 @@ async function releaseFile(pkg, version, file, cacheDir = DEFAULT_CACHE) {
   await fs.mkdir(dir, { recursive: true });
   const out = await run('npm', ['pack', `${pkg}@${version}`, '--silent', '--pack-destination', dir], dir);
   const tarball = path.join(dir, out.trim().split('\n').pop());
-  await run('tar', ['-xzf', tarball, '-C', dir, `package/${file}`], dir);
-  await fs.rm(tarball);
+  try {
+    await run('tar', ['-xzf', tarball, '-C', dir, `package/${file}`], dir);
+  } finally {
+    await fs.rm(tarball, { force: true });
+  }
   return fs.readFile(target);
 }
 
