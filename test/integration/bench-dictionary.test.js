@@ -1,8 +1,8 @@
 'use strict';
 // `npm run bench:dictionary`'s core on tiny in-memory releases (no registry: the fetch is only
 // exercised from a prepared cache): every coding measured, dcb and dcz bodies framed with the
-// dictionary's hash and decoded back to the input, a body that does not decode back stops the
-// run, and the tables and charts have the shape the results README shows.
+// dictionary's hash and decoded back to the input (dcz by the zstd CLI too), a body that does
+// not decode back stops the run, and the tables and charts have the shape the results README shows.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -13,6 +13,7 @@ const { CODINGS, benchEngines, measurePair } = require('../../bench/dictionary/m
 const { renderSection, bytesTable, cpuTable } = require('../../bench/dictionary/report');
 const { releaseFile } = require('../../bench/dictionary/fetch');
 const { HEADERS, sha256 } = require('../../server/compression/dictionary-codings');
+const { toolSkipReason, runTool } = require('../helpers/tools');
 
 const KB = 1024;
 const dictionary = Buffer.from(appScript('v1', 16 * KB));
@@ -60,6 +61,19 @@ test('measurePair: every coding measured; dcb and dcz are framed deltas that dec
       assert.ok(plain.equals(input));
     }
   }
+});
+
+test('the dcz body the bench measures decodes with the reference zstd CLI and the dictionary', { skip: toolSkipReason('zstd', 'zstd') }, async (t) => {
+  const { bench, decoded } = recordingBench();
+  await measurePair(bench, { dictionary, input, repetitions: 1 });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dictionary-zstd-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(dir, 'v1.js'), dictionary);
+  fs.writeFileSync(path.join(dir, 'v2.js.dcz'), decoded.find((d) => d.coding === 'dcz').body);
+  // zstd skips the skippable frame that holds the hash, then decodes the frame with the dictionary.
+  const { code, stdout, stderr } = await runTool('zstd', ['-d', '-c', '-D', path.join(dir, 'v1.js'), path.join(dir, 'v2.js.dcz')]);
+  assert.equal(code, 0, stderr);
+  assert.ok(stdout.equals(input));
 });
 
 test('measurePair: a body that does not decode back to the input stops the run', async () => {
