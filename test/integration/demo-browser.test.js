@@ -183,6 +183,7 @@ forEachEngine((engine) => {
       try {
         await page.click('#compare-presets button[data-coding="br"]');
         await page.waitForSelector('#compare[data-state="ready"]');
+        assert.equal((await readDelta(page)).state, 'ready');
         const { scrollWidth, innerWidth } = await page.evaluate(() =>
           ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
         assert.ok(scrollWidth <= innerWidth, `page is ${scrollWidth}px wide in a ${innerWidth}px viewport`);
