@@ -16,8 +16,12 @@ function loadScript(url) {
   });
 }
 
-/** `:base64:`, the Structured Field byte sequence Available-Dictionary carries (RFC 9842 2.2). */
+/**
+ * `:base64:`, the Structured Field byte sequence Available-Dictionary carries (RFC 9842 2.2);
+ * undefined outside a secure context (no crypto.subtle), where no browser uses dictionaries.
+ */
 async function availableDictionary(url) {
+  if (!globalThis.crypto?.subtle) return undefined;
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await response.arrayBuffer()));
