@@ -114,4 +114,4 @@ async function evict(dir, maxBytes, now = Date.now()) {
   return { bytes, files: entries.length - evicted, evicted };
 }
 
-module.exports = { realCacheDir, rootCacheDir, cachedPath, mayBeOurs, prepareCacheDir, writeCached, evict, MAX_SOURCE_BYTES, NOT_SMALLER };
+module.exports = { realCacheDir, rootCacheDir, cachedPath, mayBeOurs, prepareCacheDir, writeCached, evict, MAX_SOURCE_BYTES, NOT_SMALLER, TEMP_PREFIX, TEMP_MAX_AGE_MS };

@@ -16,6 +16,8 @@ const { waitFor } = require('../helpers/poll');
 const { appScript } = require('../helpers/dictionary-site');
 const { createEngines } = require('../../server/compression/codings');
 const { createDictionaryEngines, HEADERS } = require('../../server/compression/dictionary-codings');
+const { rootCacheDir, realCacheDir } = require('../../server/files/variant-cache');
+const { retiredDir } = require('../../server/files/retired-dictionaries');
 
 const V1 = Buffer.from(appScript('v1'));
 const V2 = Buffer.from(appScript('v2'));
@@ -213,4 +215,45 @@ forEachEngine((engine) => {
     assert.equal(r.status, 200);
     assert.equal(r.headers['content-encoding'], 'br');
   });
+});
+
+// The engines play no part in what the cache folder keeps: one is enough.
+test('the previous content of a rewritten file survives a restart in the cache folder; a tampered one is never used', { timeout: 60_000 }, async (t) => {
+  const tmp = await makeTempDir();
+  t.after(() => fs.rm(tmp, { recursive: true, force: true }));
+  const root = path.join(tmp, 'root');
+  const cacheDir = path.join(tmp, 'cache');
+  await fs.mkdir(path.join(root, 'assets'), { recursive: true });
+  await fs.writeFile(path.join(root, 'assets', 'lib.js'), V1);
+  const options = { root, cacheDir, dictionaries: [{ match: '/assets/lib.js' }] };
+  const kept = path.join(retiredDir(rootCacheDir(realCacheDir(cacheDir), await fs.realpath(root))), crypto.createHash('sha256').update(V1).digest('hex'));
+  const ask = (s) => s.h2('/assets/lib.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
+
+  let s = await startTestServer(options);
+  await s.h2('/assets/lib.js');
+  await fs.writeFile(path.join(root, 'assets', 'lib.js'), V2);
+  await waitFor(async () => (await s.h2('/assets/lib.js')).body.equals(V2), { what: 'the server to see the new content' });
+  await waitFor(() => fs.readFile(kept).then((bytes) => bytes.equals(V1), () => false), { what: 'v1 kept in the cache folder' });
+  assert.equal(((await fs.stat(path.dirname(kept))).mode & 0o777).toString(8), '700');
+  await s.close();
+
+  s = await startTestServer(options);
+  await waitFor(() => s.stats.retiredDictionaries === 1, { what: 'the cache folder loaded' });
+  const dcb = await ask(s);
+  assert.equal(dcb.headers['content-encoding'], 'dcb');
+  assert.deepEqual(await dictionaryEngines.decompress('dcb', dcb.body, V1), V2);
+  const dcz = await s.h2('/assets/lib.js', { headers: { 'accept-encoding': 'dcz', 'available-dictionary': V1_HASH } });
+  assert.equal(dcz.headers['content-encoding'], 'dcz');
+  assert.deepEqual(await dictionaryEngines.decompress('dcz', dcz.body, V1), V2);
+  await s.close();
+
+  // Same name, other bytes: deleted at the start, and the client gets the usual answer.
+  const tampered = Buffer.from(V1);
+  tampered[100] ^= 1;
+  await fs.writeFile(kept, tampered);
+  s = await startTestServer(options);
+  t.after(() => s.close());
+  await waitFor(() => fs.access(kept).then(() => false, () => true), { what: 'the tampered content deleted' });
+  assert.equal(s.stats.retiredDictionaries, 0);
+  assert.equal((await ask(s)).headers['content-encoding'], 'br');
 });
