@@ -32,6 +32,11 @@ const RETIRED_MAX_BYTES = 32 * 1024 * 1024;
 const RETIRED_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 // One content may take a quarter of the bytes at most, so that one rebuild never evicts all.
 const RETIRED_MAX_ENTRY_BYTES = RETIRED_MAX_BYTES / 4;
+// The deltas made ahead of time (core.js prepareDeltas): for each rule, its AHEAD_FILES most
+// recently noted files, each against the AHEAD_DICTIONARIES releases before it, the ones
+// returning visitors most likely hold.
+const AHEAD_FILES = 2;
+const AHEAD_DICTIONARIES = 2;
 // The start-up scan reads at most this many directory entries in all, so a huge tree under a
 // broad pattern costs a bounded walk.
 const MAX_SCAN_ENTRIES = 20_000;
@@ -164,6 +169,24 @@ class DictionaryIndex {
     this.trimRetired();
   }
 
+  // [{ rel, hash }]: the files of `rule` to compress ahead of time and the dictionaries
+  // (SHA-256) to compress each against: the file's own previous contents, newest first, then the
+  // files of the rule noted before it (the start-up scan notes them oldest first). Leads only:
+  // the caller looks both up.
+  aheadPairs(rule) {
+    const noted = [...this.byRule[rule.index]].reverse();
+    const retired = [...this.retired].reverse().filter(([, entry]) => entry.rule === rule);
+    const pairs = [];
+    const seen = new Set();
+    noted.forEach(([, rel], i) => {
+      if (seen.has(rel) || seen.size === AHEAD_FILES) return;
+      seen.add(rel);
+      const before = [...retired.filter(([, entry]) => entry.rel === rel), ...noted.slice(i + 1).filter(([, other]) => other !== rel)];
+      for (const [key] of before.slice(0, AHEAD_DICTIONARIES)) pairs.push({ rel, hash: Buffer.from(key, 'base64') });
+    });
+    return pairs;
+  }
+
   // The dictionary of `rule` whose SHA-256 is `hash` (a Buffer): the FileInfo of the file as the
   // disk holds it now, or { kind: 'previous', rel, bytes } for the previous content of a file
   // rewritten in place; or null.
@@ -254,4 +277,4 @@ class DictionaryIndex {
   }
 }
 
-module.exports = { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_ENTRY_BYTES, RETIRED_MAX_AGE_MS };
+module.exports = { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_ENTRY_BYTES, RETIRED_MAX_AGE_MS, AHEAD_FILES, AHEAD_DICTIONARIES };

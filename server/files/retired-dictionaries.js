@@ -12,10 +12,9 @@
 // hash to its name, so a tampered file never becomes a dictionary.
 
 const fs = require('node:fs/promises');
-const { constants } = require('node:fs');
 const path = require('node:path');
 const { sha256 } = require('../compression/dictionary-codings');
-const { mayBeOurs, prepareCacheDir, writeCached, TEMP_PREFIX, TEMP_MAX_AGE_MS } = require('./variant-cache');
+const { readOurs, prepareCacheDir, writeCached, TEMP_PREFIX, TEMP_MAX_AGE_MS } = require('./variant-cache');
 
 const FOLDER = 'dictionaries';
 const NAME = /^[0-9a-f]{64}$/;
@@ -35,21 +34,6 @@ async function saveRetired(dir, hex, rel, bytes) {
 async function removeRetired(dir, hex) {
   await fs.rm(path.join(dir, hex), { force: true });
   await fs.rm(path.join(dir, `${hex}.json`), { force: true });
-}
-
-// The bytes of `file` if it is a regular file of ours of at most maxBytes, else null.
-async function readOurs(file, maxBytes) {
-  let handle;
-  try {
-    handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-    const stat = await handle.stat();
-    if (!mayBeOurs(stat) || stat.size > maxBytes) return null;
-    return { bytes: await handle.readFile(), mtimeMs: stat.mtimeMs };
-  } catch {
-    return null;
-  } finally {
-    await handle?.close();
-  }
 }
 
 /**

@@ -88,9 +88,7 @@ function createCore(options, log) {
   const dictionaryEngines = hasRules ? createDictionaryEngines(engines, log) : null;
   // Deltas are compressed on the fly: --no-dynamic makes none.
   if (hasRules && !options.dynamic) log.warn('dictionaries: no dcb or dcz deltas with --no-dynamic (they are compressed on the fly); files are still marked with Use-As-Dictionary');
-  // Scanned in the background: a request meanwhile finds what is known so far.
-  if (hasRules) dictionaries.load().then(() => dictionaries.scan());
-  return new Core({
+  const core = new Core({
     store, encodings: options.encodings, cache, engines, log, compressionBudget,
     dictionaries, dictionaryEngines,
     deltaCodings: hasRules && options.dynamic ? deltaOrder(options.encodings, dictionaryEngines.available) : [],
@@ -100,6 +98,10 @@ function createCore(options, log) {
     spoolDisk: new ByteBudget(options.spoolDiskBytes),
     logAccess: blame(options, 'logFormat', () => createAccessLog(log, options.logFormat)), site,
   });
+  // In the background: a request meanwhile finds what is known so far. The deltas made ahead
+  // of time are those of the files the scan found.
+  if (hasRules) dictionaries.load().then(() => dictionaries.scan()).then(() => core.prepareDeltas());
+  return core;
 }
 
 module.exports = { createCore };

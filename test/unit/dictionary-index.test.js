@@ -5,7 +5,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS } = require('../../server/files/dictionary-index');
+const { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS, AHEAD_FILES, AHEAD_DICTIONARIES } = require('../../server/files/dictionary-index');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -142,6 +142,11 @@ test('with a cache folder, previous contents outlive the index: the next one loa
   }
   await first.index.flushed();
   assert.equal(fs.readdirSync(dir).length, 6);
+  // Kept a minute ago, in this order.
+  for (const [i, text] of ['a one', 'b one', 'secret one'].entries()) {
+    const at = Date.now() / 1000 - 60 + i;
+    fs.utimesSync(path.join(dir, sha256(text).toString('hex')), at, at);
+  }
 
   const next = fixture((real) => real === '/root/a/secret.js', dir);
   next.index.retire(next.put('/a/lib.js', 'a two'), next.put('/a/lib.js', 'a three'));
@@ -157,4 +162,17 @@ test('with a cache folder, previous contents outlive the index: the next one loa
   assert.equal(await next.index.find(RULES[0], sha256('a one')), null, 'too old');
   await next.index.flushed();
   assert.equal(fs.readdirSync(dir).length, 4, 'and gone from the disk');
+});
+
+test(`deltas ahead of time: the ${AHEAD_FILES} newest files of a rule, each against its ${AHEAD_DICTIONARIES} predecessors, its own previous contents first`, () => {
+  const { put, index } = fixture();
+  for (const v of [0, 1, 2, 3]) index.note(put(`/a/app.v${v}.js`, `app ${v}`));
+  index.note(put('/b/other.js', 'other'));
+  const lib = put('/a/lib.js', 'lib old');
+  index.retire(lib, put('/a/lib.js', 'lib new'));
+  index.note(put('/a/lib.js', 'lib new'));
+  const pairs = index.aheadPairs(RULES[0]).map(({ rel, hash }) => `${rel} < ${hash.toString('hex')}`);
+  const of = (rel, text) => `${rel} < ${sha256(text).toString('hex')}`;
+  assert.deepEqual(pairs, [of('/a/lib.js', 'lib old'), of('/a/lib.js', 'app 3'), of('/a/app.v3.js', 'app 2'), of('/a/app.v3.js', 'app 1')]);
+  assert.deepEqual(index.aheadPairs(RULES[1]), [], 'a lone file has no predecessor');
 });
