@@ -229,6 +229,8 @@ class DictionaryIndex {
     const budget = { entries: MAX_SCAN_ENTRIES };
     for (const rule of this.rules) {
       const found = await this.filesOf(rule, budget);
+      // A standalone dictionary (RFC 9842 3.2) may lie outside the rule's folder.
+      if (rule.link !== null && !found.includes(rule.link)) found.push(rule.link);
       const dated = await Promise.all(found.map((rel) => fs.stat(path.join(this.store.rootReal, rel)).then(
         (st) => ({ rel, mtimeMs: st.mtimeMs }), () => null)));
       const newest = dated.filter((d) => d !== null).sort((a, b) => a.mtimeMs - b.mtimeMs).slice(-MAX_PER_RULE);

@@ -197,6 +197,24 @@ forEachEngine((engine) => {
     assert.equal(report.dictionary.reason, 'dcz: a delta against /assets/lib.js as it was before it changed');
   });
 
+  test('a standalone dictionary announced with Link (RFC 9842 3.2) is served as a dictionary and used for deltas', async (t) => {
+    const s = await startTestServer({
+      engine, files: { 'index.html': '<script src="/assets/app.js"></script>', 'dict/app.dict': V1, 'assets/app.js': V2 },
+      dictionaries: [{ match: '/assets/*.js', matchDest: ['script'], link: '/dict/app.dict', linkFrom: '/*.html' }],
+    });
+    t.after(() => s.close());
+    for (const client of ['h2', 'h1']) {
+      assert.equal((await s[client]('/')).headers.link, '</dict/app.dict>; rel="compression-dictionary"', client);
+      const dict = await s[client]('/dict/app.dict');
+      assert.equal(dict.headers['use-as-dictionary'], 'match="/assets/*.js", match-dest=("script")', client);
+      assert.equal(dict.headers.link, undefined);
+    }
+    await waitFor(() => s.stats.dictionaries >= 2, { what: 'the dictionary scan' });
+    const r = await s.h2('/assets/app.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
+    assert.equal(r.headers['content-encoding'], 'dcb');
+    assert.deepEqual(await dictionaryEngines.decompress('dcb', r.body, V1), V2);
+  });
+
   test('no deltas with --no-dynamic: they would be compressed on the fly', async (t) => {
     const s = await startTestServer({ engine, files: FILES, dictionaries: [RULE], dynamic: false });
     t.after(() => s.close());
