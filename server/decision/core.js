@@ -41,6 +41,8 @@ class Core {
   // HTTPS only).
   constructor({ store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure }) {
     Object.assign(this, { store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure });
+    // Deltas being written to the cache folder (keptOrMadeDelta).
+    this.deltaWrites = new Set();
     this.requests = 0;
     this.fileStates = new WeakMap();
     this.deltaKey = this.deltaCodings.join(',') + ',';
@@ -201,8 +203,11 @@ class Core {
       if (decoded !== null && decoded.equals(input)) return kept;
     }
     const bytes = await this.dictionaryEngines.compress(coding, input, dictionary, hash);
-    if (file !== null && savesBytes(bytes.length, input.length)) {
-      writeDelta(file, bytes).catch((err) => this.log.warn(`${coding} delta of ${info.real} not kept: ${err.message}`));
+    // Once closed, nothing more is written: close() waits for the writes under way.
+    if (file !== null && !this.dictionaries.closed && savesBytes(bytes.length, input.length)) {
+      const write = writeDelta(file, bytes).catch((err) => this.log.warn(`${coding} delta of ${info.real} not kept: ${err.message}`))
+        .finally(() => this.deltaWrites.delete(write));
+      this.deltaWrites.add(write);
     }
     return bytes;
   }
@@ -430,9 +435,11 @@ class Core {
     }
   }
 
+  // Resolves once what the cache folder is being given is written (never rejects).
   close() {
     this.dictionaries.close();
     this.store.close();
+    return Promise.all([this.dictionaries.flushed(), ...this.deltaWrites]);
   }
 
   errorResponse(err, isHead) {
