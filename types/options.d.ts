@@ -81,11 +81,13 @@ export interface ServerOptions {
     match: string;
     headers: { [name: string]: string };
   }[];
-  /** dictionary rules: [{ "match": "/assets/app.*.js", "matchDest": ["script"], "id": "app" }] (default: []) */
+  /** dictionary rules: [{ "match": "/assets/app.*.js", "matchDest": ["script"], "id": "app" }]; "link": "/dict/app.dict" with "linkFrom": "/*.html" announces a standalone dictionary file on those pages (default: []) */
   dictionaries?: {
     match: string;
     matchDest?: string[];
     id?: string;
+    link?: string;
+    linkFrom?: string;
   }[];
   /** certificate and key contents, instead of --cert/--key files */
   tls?: {

@@ -14,6 +14,13 @@
 // characters are limited to those URLPattern and the URL parser leave as they are in a
 // pathname, so the same string matches on both sides; "." and ".." segments, which the URL
 // parser would remove, are refused too.
+//
+// A rule may also name a standalone dictionary file (RFC 9842 3.2): with
+//   "link": "/dict/app.dict", "linkFrom": "/*.html"
+// the responses of the pages `linkFrom` matches carry
+//   Link: </dict/app.dict>; rel="compression-dictionary"
+// so the browser fetches that file when idle, and the file is served with the rule's
+// Use-As-Dictionary and becomes a dictionary of the rule, as the files `match` matches are.
 
 const { serializeDictionary } = require('structured-headers');
 
@@ -32,7 +39,7 @@ const PATTERN = /^\/[A-Za-z0-9\-._~!$',;=@/*]*$/;
 const DOT_SEGMENT = /(^|\/)\.{1,2}(\/|$)/;
 // RFC 9842 2.1.3: the id is a string of up to 1024 characters.
 const MAX_ID = 1024;
-const KEYS = ['match', 'matchDest', 'id'];
+const KEYS = ['match', 'matchDest', 'id', 'link', 'linkFrom'];
 
 // Returns the rules compiled ({ index, label, match, regex, header }) or throws an Error
 // naming the rule.
@@ -44,21 +51,37 @@ function compileDictionaryRules(rules) {
     for (const key of Object.keys(rule)) {
       if (!KEYS.includes(key)) throw new Error(`${label}: unknown key "${key}" (expected ${KEYS.join(', ')})`);
     }
-    const { match, matchDest = [], id } = rule;
-    if (typeof match !== 'string' || !PATTERN.test(match) || DOT_SEGMENT.test(match)) {
-      throw new Error(`${label}.match: expected a path starting with "/" made of letters, digits, "-._~!$',;=@/" and "*" wildcards, without "." or ".." segments (named groups, regular expressions and escapes are not supported), got ${JSON.stringify(match)}`);
-    }
+    const { match, matchDest = [], id, link, linkFrom } = rule;
+    checkPattern(`${label}.match`, match);
     if (!Array.isArray(matchDest) || matchDest.some((d) => !DESTINATIONS.has(d)) || new Set(matchDest).size !== matchDest.length) {
       throw new Error(`${label}.matchDest: expected an array of distinct request destinations (${[...DESTINATIONS].join(', ')}), got ${JSON.stringify(matchDest)}`);
     }
     if (id !== undefined && (typeof id !== 'string' || id === '' || id.length > MAX_ID || !/^[\x20-\x7e]*$/.test(id))) {
       throw new Error(`${label}.id: expected a string of 1 to ${MAX_ID} printable ASCII characters, got ${JSON.stringify(id)}`);
     }
+    if ((link === undefined) !== (linkFrom === undefined)) throw new Error(`${label}: "link" and "linkFrom" go together`);
+    if (link !== undefined) {
+      checkPattern(`${label}.link`, link);
+      if (link.includes('*')) throw new Error(`${label}.link: expected the path of one file, without "*", got ${JSON.stringify(link)}`);
+      checkPattern(`${label}.linkFrom`, linkFrom);
+    }
     const fields = new Map([['match', match]]);
     if (matchDest.length > 0) fields.set('match-dest', [matchDest, new Map()]);
     if (id !== undefined) fields.set('id', id);
-    return { index, label, match, regex: patternRegex(match), header: serializeDictionary(fields) };
+    return {
+      index, label, match, regex: patternRegex(match), header: serializeDictionary(fields),
+      link: link ?? null,
+      linkFrom: link === undefined ? null : patternRegex(linkFrom),
+      // RFC 8288's link-value; the path has no character that needs escaping in a URI-Reference.
+      linkHeader: link === undefined ? null : `<${link}>; rel="compression-dictionary"`,
+    };
   });
+}
+
+function checkPattern(label, value) {
+  if (typeof value !== 'string' || !PATTERN.test(value) || DOT_SEGMENT.test(value)) {
+    throw new Error(`${label}: expected a path starting with "/" made of letters, digits, "-._~!$',;=@/" and "*" wildcards, without "." or ".." segments (named groups, regular expressions and escapes are not supported), got ${JSON.stringify(value)}`);
+  }
 }
 
 // `*` is URLPattern's full wildcard: any characters, "/" included. A match is anchored at both
@@ -68,11 +91,19 @@ function patternRegex(match) {
   return new RegExp(`^${source}$`, 's');
 }
 
-// The first rule whose pattern matches the path `rel` ("/assets/app.v2.js"), or null. Called
-// when a file's metadata is built (file-store.js), never per request.
+// The first rule whose pattern matches the path `rel` ("/assets/app.v2.js"), or that links to
+// it as its standalone dictionary, or null. Called when a file's metadata is built
+// (file-store.js), never per request.
 function ruleFor(compiled, rel) {
-  for (const rule of compiled) if (rule.regex.test(rel)) return rule;
+  for (const rule of compiled) if (rule.regex.test(rel) || rule.link === rel) return rule;
   return null;
 }
 
-module.exports = { compileDictionaryRules, ruleFor };
+// The Link field value announcing the standalone dictionaries of the rules whose `linkFrom`
+// matches `rel`, or null.
+function linksFor(compiled, rel) {
+  const links = compiled.filter((rule) => rule.linkFrom !== null && rule.linkFrom.test(rel)).map((rule) => rule.linkHeader);
+  return links.length === 0 ? null : links.join(', ');
+}
+
+module.exports = { compileDictionaryRules, ruleFor, linksFor };

@@ -54,6 +54,8 @@ const DICTIONARY_RULES_SCHEMA = {
       match: { type: 'string' },
       matchDest: { type: 'array', items: { type: 'string' }, uniqueItems: true },
       id: { type: 'string', minLength: 1, maxLength: 1024 },
+      link: { type: 'string' },
+      linkFrom: { type: 'string' },
     },
     required: ['match'],
     additionalProperties: false,
@@ -117,7 +119,7 @@ const SERVER = [
   // The site's response-header rules (header-rules.js checks them).
   { key: 'headers', def: [], schema: HEADER_RULES_SCHEMA, help: 'response-header rules: [{ "match": GLOB, "headers": { NAME: VALUE } }]' },
   // Compression dictionaries, RFC 9842 (dictionary-rules.js checks them; docs/dictionaries.md).
-  { key: 'dictionaries', def: [], schema: DICTIONARY_RULES_SCHEMA, help: 'dictionary rules: [{ "match": "/assets/app.*.js", "matchDest": ["script"], "id": "app" }]' },
+  { key: 'dictionaries', def: [], schema: DICTIONARY_RULES_SCHEMA, help: 'dictionary rules: [{ "match": "/assets/app.*.js", "matchDest": ["script"], "id": "app" }]; "link": "/dict/app.dict" with "linkFrom": "/*.html" announces a standalone dictionary file on those pages' },
   // API only: what a program embedding the server passes.
   { key: 'tls', file: false, parse: p.objectOf('{ cert, key } of PEM strings', PEM_PAIR), help: 'certificate and key contents, instead of --cert/--key files' },
   { key: 'logger', file: false, parse: p.objectOf('a Logger', { type: 'object', tsType: 'Logger' }), help: 'a Logger (server/log/logger.js) to write to' },

@@ -17,6 +17,7 @@ const { explanation } = require('./explain');
 const { savesBytes } = require('../compression/compressibility');
 const { openFileBody } = require('../files/file-body');
 const { Spool } = require('../files/spool');
+const { deltaPath, readDelta, writeDelta } = require('../files/delta-store');
 const { RequestError } = require('../errors');
 const { isPreflight, preflight, allowAnyOrigin } = require('./cors');
 
@@ -40,6 +41,8 @@ class Core {
   // HTTPS only).
   constructor({ store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure }) {
     Object.assign(this, { store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure });
+    // Deltas being written to the cache folder (keptOrMadeDelta).
+    this.deltaWrites = new Set();
     this.requests = 0;
     this.fileStates = new WeakMap();
     this.deltaKey = this.deltaCodings.join(',') + ',';
@@ -169,18 +172,63 @@ class Core {
   // the request would have had without a dictionary.
   async delta(info, ae, coding, dictionary, hash) {
     const hex = hash.toString('hex');
-    const key = `${info.cacheKeyPrefix}${coding}\0${hex}`;
-    let bytes = this.cache.get(key);
-    try {
-      bytes ??= await this.cache.getOrCompress(key, coding, () => Promise.resolve(info.bytes),
-        (input) => this.dictionaryEngines.compress(coding, input, dictionary, hash));
-    } catch (err) {
-      this.log.error(`${coding} compression of ${info.real} failed: ${err.message}`);
-      bytes = null;
-    }
+    const bytes = await this.deltaBytes(info, coding, dictionary, hash, hex);
     if (bytes === null) return settle(this.fallback(info, ae));
     if (!savesBytes(bytes.length, info.stat.size)) return settle(this.select(info, ae));
     return this.deltaRep(info, coding, hex, bytes).selection;
+  }
+
+  // The bytes of that delta, or null past the compression cap or on failure (logged).
+  async deltaBytes(info, coding, dictionary, hash, hex) {
+    const key = `${info.cacheKeyPrefix}${coding}\0${hex}`;
+    try {
+      return this.cache.get(key) ?? await this.cache.getOrCompress(key, coding, () => Promise.resolve(info.bytes),
+        (input) => this.keptOrMadeDelta(info, coding, input, dictionary, hash, hex));
+    } catch (err) {
+      this.log.error(`${coding} compression of ${info.real} failed: ${err.message}`);
+      return null;
+    }
+  }
+
+  // A delta kept in the cache folder (files/delta-store.js) is used when it decodes, with the
+  // dictionary, to the file as it is now: decoding costs a fraction of compressing, and happens
+  // once per file snapshot, coding and dictionary (the compression cache keeps the result), so
+  // nothing is trusted for its name. Its name holds the settings of the coding, which are in
+  // the ETag: a delta made with others is not found. Otherwise the delta is made and kept.
+  async keptOrMadeDelta(info, coding, input, dictionary, hash, hex) {
+    const file = this.store.cacheDir === null ? null : deltaPath(this.store.cacheDir, info, coding + this.dictionaryEngines.settingsTag(coding), hex);
+    const kept = file === null ? null : await readDelta(file);
+    if (kept !== null) {
+      const decoded = await this.dictionaryEngines.decompress(coding, kept, dictionary, { maxOutputLength: input.length + 1 }).catch(() => null);
+      if (decoded !== null && decoded.equals(input)) return kept;
+    }
+    const bytes = await this.dictionaryEngines.compress(coding, input, dictionary, hash);
+    // Once closed, nothing more is written: close() waits for the writes under way.
+    if (file !== null && !this.dictionaries.closed && savesBytes(bytes.length, input.length)) {
+      const write = writeDelta(file, bytes).catch((err) => this.log.warn(`${coding} delta of ${info.real} not kept: ${err.message}`))
+        .finally(() => this.deltaWrites.delete(write));
+      this.deltaWrites.add(write);
+    }
+    return bytes;
+  }
+
+  // Makes ahead of time, one at a time, the deltas returning visitors most likely ask for: those
+  // of each rule's most recent files against their predecessors (DictionaryIndex.aheadPairs),
+  // in every delta coding, kept in memory and in the cache folder as a request's would be
+  // (deltaBytes), so a request meanwhile waits for the same compression instead of another.
+  // Resolves when done or closed; never rejects.
+  async prepareDeltas() {
+    if (!this.secure) return;
+    for (const rule of this.dictionaries.rules) {
+      for (const { rel, hash } of this.dictionaries.aheadPairs(rule)) {
+        if (this.dictionaries.closed) return;
+        const [info, dictionary] = await Promise.all([this.store.lookup(rel).catch(() => null), this.dictionaries.find(rule, hash)]);
+        if (info === null || info.kind !== 'file' || info.bytes === null || !info.compressible || dictionary === null) continue;
+        for (const coding of this.deltaCodings) {
+          if (this.dictionaryEngines.accepts(coding, dictionary.bytes)) await this.deltaBytes(info, coding, dictionary.bytes, hash, hash.toString('hex'));
+        }
+      }
+    }
   }
 
   // A delta's bytes depend on the file, the dictionary, the coding and its settings, all in its
@@ -389,9 +437,11 @@ class Core {
     }
   }
 
+  // Resolves once what the cache folder is being given is written (never rejects).
   close() {
     this.dictionaries.close();
     this.store.close();
+    return Promise.all([this.dictionaries.flushed(), ...this.deltaWrites]);
   }
 
   errorResponse(err, isHead) {

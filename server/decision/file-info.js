@@ -9,7 +9,7 @@ const mime = require('mime-types');
 const { createRepresentation, VARY, VARY_DICTIONARY } = require('./representation');
 const { typeOfName, whyNotCompressible, savesBytes } = require('../compression/compressibility');
 const { headersFor } = require('../config/header-rules');
-const { ruleFor } = require('../config/dictionary-rules');
+const { ruleFor, linksFor } = require('../config/dictionary-rules');
 const { statTag } = require('../files/read-file');
 
 /**
@@ -19,6 +19,13 @@ const { statTag } = require('../files/read-file');
  * on the fly, else why not }), minCompressBytes, cacheControl, headerRules and dictionaryRules
  * (compiled: config/header-rules.js, config/dictionary-rules.js).
  */
+// A page that announces standalone dictionaries (RFC 9842 3.2) adds them to the Link field a
+// header rule may set.
+function withLinks(headers, links) {
+  if (links === null) return headers;
+  return { ...headers, link: headers?.link ? `${headers.link}, ${links}` : links };
+}
+
 function createFileInfoBuilder({ encodings, dynamicReasons, minCompressBytes, cacheControl, headerRules = [], dictionaryRules = [] }) {
   return function buildFileInfo(rel, real, identity, found, cachedPaths) {
     const { stat, bytes } = identity;
@@ -29,7 +36,7 @@ function createFileInfoBuilder({ encodings, dynamicReasons, minCompressBytes, ca
     // A file a dictionary rule covers is a dictionary for later requests (Use-As-Dictionary)
     // and may itself be answered as a delta, so caches must key it by Available-Dictionary.
     const dictionaryRule = ruleFor(dictionaryRules, rel);
-    const extraHeaders = headersFor(headerRules, rel);
+    const extraHeaders = withLinks(headersFor(headerRules, rel), linksFor(dictionaryRules, rel));
     const base = {
       contentType,
       cacheControl,

@@ -80,8 +80,7 @@ async function startServer(input = {}) {
     if (closing !== null) return closing;
     closing = (async () => {
       stopWatchingCertificates();
-      core.close();
-      const done = [new Promise((resolve) => server.close(resolve))];
+      const done = [core.close(), new Promise((resolve) => server.close(resolve))];
       if (redirectServer !== null) {
         done.push(new Promise((resolve) => redirectServer.close(resolve)));
         redirectServer.closeIdleConnections();

@@ -13,12 +13,16 @@
 //
 // A file rewritten in place (same path, new bytes: lib.js rebuilt) leaves its previous content
 // behind as a dictionary of its rule, since the visitors who fetched it hold it: the file store
-// tells retire() when it replaces a file's snapshot. These are kept in memory only, the
-// RETIRED_MAX_ENTRIES most recent, RETIRED_MAX_BYTES in all, for RETIRED_MAX_AGE_MS at most.
+// tells retire() when it replaces a file's snapshot. These are kept in memory, the
+// RETIRED_MAX_ENTRIES most recent, RETIRED_MAX_BYTES in all, for RETIRED_MAX_AGE_MS at most, and
+// when the server has a cache folder, on disk within the same limits (retired-dictionaries.js),
+// where load() finds them at the next start.
 
 const fs = require('node:fs/promises');
 const path = require('node:path');
 const { sha256 } = require('../compression/dictionary-codings');
+const { ruleFor } = require('../config/dictionary-rules');
+const { saveRetired, removeRetired, loadRetired } = require('./retired-dictionaries');
 
 const MAX_PER_RULE = 64;
 const RETIRED_MAX_ENTRIES = 64;
@@ -26,15 +30,23 @@ const RETIRED_MAX_BYTES = 32 * 1024 * 1024;
 // Past a week most returning visitors' caches have moved on (and Chromium's dictionaries expire
 // with their freshness).
 const RETIRED_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+// One content may take a quarter of the bytes at most, so that one rebuild never evicts all.
+const RETIRED_MAX_ENTRY_BYTES = RETIRED_MAX_BYTES / 4;
+// The deltas made ahead of time (core.js prepareDeltas): for each rule, its AHEAD_FILES most
+// recently noted files, each against the AHEAD_DICTIONARIES releases before it, the ones
+// returning visitors most likely hold.
+const AHEAD_FILES = 2;
+const AHEAD_DICTIONARIES = 2;
 // The start-up scan reads at most this many directory entries in all, so a huge tree under a
 // broad pattern costs a bounded walk.
 const MAX_SCAN_ENTRIES = 20_000;
 
 class DictionaryIndex {
   // store: the FileStore; rules: compiled dictionary rules; hidden(real): files never served;
-  // now(): a clock in ms (tests pass their own).
-  constructor({ store, rules, hidden, log, now = () => performance.now() }) {
-    Object.assign(this, { store, rules, hidden, log, now });
+  // retiredDir: the folder that keeps previous contents across restarts, or null;
+  // now(): a clock in ms, wallNow(): the time of day in ms, as file times are (tests pass their own).
+  constructor({ store, rules, hidden, log, retiredDir = null, now = () => performance.now(), wallNow = Date.now }) {
+    Object.assign(this, { store, rules, hidden, log, retiredDir, now, wallNow });
     this.byRule = rules.map(() => new Map());
     // Previous contents of files rewritten in place: key → { kind: 'previous', rule, rel, bytes,
     // at }, oldest first.
@@ -43,6 +55,8 @@ class DictionaryIndex {
     // FileInfo → { hash, key (its base64) }, computed once per snapshot of a file.
     this.hashes = new WeakMap();
     this.closed = false;
+    // The disk's writes and deletions, one at a time, in the order the memory saw them.
+    this.disk = Promise.resolve();
   }
 
   // Stops the start-up scan.
@@ -87,21 +101,90 @@ class DictionaryIndex {
     const rule = previous.dictionaryRule;
     const old = rule === null || this.hidden(previous.real) ? null : this.digestOf(previous);
     if (old === null || old.hash.equals(this.digestOf(current)?.hash ?? Buffer.alloc(0))) return;
-    if (previous.bytes.length > RETIRED_MAX_BYTES / 4) return;
-    this.dropRetired(old.key);
+    if (previous.bytes.length > RETIRED_MAX_ENTRY_BYTES) return;
+    // Rewritten on disk below, not deleted.
+    this.dropRetired(old.key, false);
     this.retired.set(old.key, { kind: 'previous', rule, rel: previous.rel, bytes: previous.bytes, at: this.now() });
     this.retiredBytes += previous.bytes.length;
-    for (const key of this.retired.keys()) {
+    this.onDisk(old.hash, (dir, hex) => saveRetired(dir, hex, previous.rel, previous.bytes));
+    this.trimRetired();
+  }
+
+  // Drops the oldest previous contents past the limits.
+  trimRetired() {
+    for (const oldest of this.retired.keys()) {
       if (this.retired.size <= RETIRED_MAX_ENTRIES && this.retiredBytes <= RETIRED_MAX_BYTES) break;
-      this.dropRetired(key);
+      this.dropRetired(oldest);
     }
   }
 
-  dropRetired(key) {
+  dropRetired(key, fromDisk = true) {
     const entry = this.retired.get(key);
     if (entry === undefined) return;
     this.retired.delete(key);
     this.retiredBytes -= entry.bytes.length;
+    if (fromDisk) this.onDisk(Buffer.from(key, 'base64'), removeRetired);
+  }
+
+  // Queues op(dir, hex) on the folder of previous contents, if there is one. A failure costs
+  // the persistence of that content, never a request: it is logged.
+  onDisk(hash, op) {
+    if (this.retiredDir === null) return;
+    const hex = hash.toString('hex');
+    this.disk = this.disk.then(() => op(this.retiredDir, hex)).catch((err) => {
+      this.log.warn(`dictionaries: ${this.retiredDir}: ${err.message}`);
+    });
+  }
+
+  // Resolves once the disk holds what the memory does (tests, close).
+  flushed() {
+    return this.disk;
+  }
+
+  // Takes back the previous contents the cache folder kept (a file whose bytes do not hash to
+  // its name is deleted, never used), each for the rule that covers its path now. Resolves when
+  // done; never rejects.
+  async load() {
+    if (this.retiredDir === null) return;
+    const kept = await loadRetired(this.retiredDir, {
+      maxEntries: RETIRED_MAX_ENTRIES, maxBytes: RETIRED_MAX_BYTES, maxEntryBytes: RETIRED_MAX_ENTRY_BYTES,
+      maxAgeMs: RETIRED_MAX_AGE_MS, nowMs: this.wallNow(),
+    }).catch((err) => {
+      this.log.warn(`dictionaries: ${this.retiredDir}: ${err.message}`);
+      return [];
+    });
+    // Oldest first, so that the newest end up newest; a content retired meanwhile stays newer.
+    for (const { hash, rel, bytes, ageMs } of kept.reverse()) {
+      const rule = ruleFor(this.rules, rel);
+      const key = hash.toString('base64');
+      if (rule === null || this.hidden(path.join(this.store.rootReal, rel))) this.onDisk(hash, removeRetired);
+      else if (!this.retired.has(key)) {
+        this.retired.set(key, { kind: 'previous', rule, rel, bytes, at: this.now() - ageMs });
+        this.retiredBytes += bytes.length;
+      }
+    }
+    // Contents retired meanwhile came after these: the oldest go first.
+    const order = [...this.retired.entries()].sort((a, b) => a[1].at - b[1].at);
+    this.retired = new Map(order);
+    this.trimRetired();
+  }
+
+  // [{ rel, hash }]: the files of `rule` to compress ahead of time and the dictionaries
+  // (SHA-256) to compress each against: the file's own previous contents, newest first, then the
+  // files of the rule noted before it (the start-up scan notes them oldest first). Leads only:
+  // the caller looks both up.
+  aheadPairs(rule) {
+    const noted = [...this.byRule[rule.index]].reverse();
+    const retired = [...this.retired].reverse().filter(([, entry]) => entry.rule === rule);
+    const pairs = [];
+    const seen = new Set();
+    noted.forEach(([, rel], i) => {
+      if (seen.has(rel) || seen.size === AHEAD_FILES) return;
+      seen.add(rel);
+      const before = [...retired.filter(([, entry]) => entry.rel === rel), ...noted.slice(i + 1).filter(([, other]) => other !== rel)];
+      for (const [key] of before.slice(0, AHEAD_DICTIONARIES)) pairs.push({ rel, hash: Buffer.from(key, 'base64') });
+    });
+    return pairs;
   }
 
   // The dictionary of `rule` whose SHA-256 is `hash` (a Buffer): the FileInfo of the file as the
@@ -146,6 +229,8 @@ class DictionaryIndex {
     const budget = { entries: MAX_SCAN_ENTRIES };
     for (const rule of this.rules) {
       const found = await this.filesOf(rule, budget);
+      // A standalone dictionary (RFC 9842 3.2) may lie outside the rule's folder.
+      if (rule.link !== null && !found.includes(rule.link)) found.push(rule.link);
       const dated = await Promise.all(found.map((rel) => fs.stat(path.join(this.store.rootReal, rel)).then(
         (st) => ({ rel, mtimeMs: st.mtimeMs }), () => null)));
       const newest = dated.filter((d) => d !== null).sort((a, b) => a.mtimeMs - b.mtimeMs).slice(-MAX_PER_RULE);
@@ -194,4 +279,4 @@ class DictionaryIndex {
   }
 }
 
-module.exports = { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS };
+module.exports = { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_ENTRY_BYTES, RETIRED_MAX_AGE_MS, AHEAD_FILES, AHEAD_DICTIONARIES };

@@ -59,6 +59,24 @@ function mayBeOurs(stat) {
 }
 
 /**
+ * { bytes, mtimeMs } of `file` when it is a regular file of ours (mayBeOurs) of at most
+ * maxBytes, opened without following a link; else null.
+ */
+async function readOurs(file, maxBytes) {
+  let handle;
+  try {
+    handle = await fs.open(file, fsSync.constants.O_RDONLY | fsSync.constants.O_NOFOLLOW);
+    const stat = await handle.stat();
+    if (!mayBeOurs(stat) || stat.size > maxBytes) return null;
+    return { bytes: await handle.readFile(), mtimeMs: stat.mtimeMs };
+  } catch {
+    return null;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
  * Makes `dir` (0700, parents included) and checks it is a directory of this user that no one
  * else can enter; rejects with why not.
  */
@@ -114,4 +132,4 @@ async function evict(dir, maxBytes, now = Date.now()) {
   return { bytes, files: entries.length - evicted, evicted };
 }
 
-module.exports = { realCacheDir, rootCacheDir, cachedPath, mayBeOurs, prepareCacheDir, writeCached, evict, MAX_SOURCE_BYTES, NOT_SMALLER };
+module.exports = { realCacheDir, rootCacheDir, cachedPath, mayBeOurs, readOurs, prepareCacheDir, writeCached, evict, MAX_SOURCE_BYTES, NOT_SMALLER, TEMP_PREFIX, TEMP_MAX_AGE_MS };

@@ -9,6 +9,7 @@ const { ConfigError } = require('../errors');
 const { createEngines, warnUnavailable, VARIANT_EXTENSIONS } = require('../compression/codings');
 const { createDictionaryEngines, deltaOrder } = require('../compression/dictionary-codings');
 const { DictionaryIndex } = require('../files/dictionary-index');
+const { retiredDir } = require('../files/retired-dictionaries');
 const { CompressCache } = require('../compression/compress-cache');
 const { CompressionBudget } = require('../compression/compression-budget');
 const { FileStore } = require('../files/file-store');
@@ -53,6 +54,7 @@ function createCore(options, log) {
       : !engines.available.includes(coding) ? 'no variant and no engine for it in this runtime' : null;
   }
   const site = createSite(options);
+  const cacheDir = rootCacheDir(realCacheDir(options.cacheDir), rootReal);
   // The index needs the store and hears from it: a file rewritten in place leaves its previous
   // content as a dictionary.
   let dictionaries = null;
@@ -74,19 +76,19 @@ function createCore(options, log) {
     trustMs: options.watchMaxAgeMs,
     log,
     decompress: engines.decompress,
-    cacheDir: rootCacheDir(realCacheDir(options.cacheDir), rootReal),
+    cacheDir,
     onReplaced: (previous, current) => dictionaries.retire(previous, current),
     variantsWatched: options.watch,
   });
-  dictionaries = new DictionaryIndex({ store, rules: site.dictionaryRules, hidden: site.hidden, log });
+  // Previous contents of rewritten files are kept in the cache folder only when a rule can
+  // use them.
+  dictionaries = new DictionaryIndex({ store, rules: site.dictionaryRules, hidden: site.hidden, log, retiredDir: site.dictionaryRules.length > 0 ? retiredDir(cacheDir) : null });
   const hasRules = site.dictionaryRules.length > 0;
   // Without rules there is nothing to make deltas against, and the addon is not loaded.
   const dictionaryEngines = hasRules ? createDictionaryEngines(engines, log) : null;
   // Deltas are compressed on the fly: --no-dynamic makes none.
   if (hasRules && !options.dynamic) log.warn('dictionaries: no dcb or dcz deltas with --no-dynamic (they are compressed on the fly); files are still marked with Use-As-Dictionary');
-  // Scanned in the background: a request meanwhile finds what is known so far.
-  if (hasRules) dictionaries.scan();
-  return new Core({
+  const core = new Core({
     store, encodings: options.encodings, cache, engines, log, compressionBudget,
     dictionaries, dictionaryEngines,
     deltaCodings: hasRules && options.dynamic ? deltaOrder(options.encodings, dictionaryEngines.available) : [],
@@ -96,6 +98,10 @@ function createCore(options, log) {
     spoolDisk: new ByteBudget(options.spoolDiskBytes),
     logAccess: blame(options, 'logFormat', () => createAccessLog(log, options.logFormat)), site,
   });
+  // In the background: a request meanwhile finds what is known so far. The deltas made ahead
+  // of time are those of the files the scan found.
+  if (hasRules) dictionaries.load().then(() => dictionaries.scan()).then(() => core.prepareDeltas());
+  return core;
 }
 
 module.exports = { createCore };

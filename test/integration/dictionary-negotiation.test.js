@@ -15,7 +15,9 @@ const { toolSkipReason, runTool } = require('../helpers/tools');
 const { waitFor } = require('../helpers/poll');
 const { appScript } = require('../helpers/dictionary-site');
 const { createEngines } = require('../../server/compression/codings');
-const { createDictionaryEngines, HEADERS } = require('../../server/compression/dictionary-codings');
+const { createDictionaryEngines, HEADERS, frame, sha256 } = require('../../server/compression/dictionary-codings');
+const { rootCacheDir, realCacheDir } = require('../../server/files/variant-cache');
+const { retiredDir } = require('../../server/files/retired-dictionaries');
 
 const V1 = Buffer.from(appScript('v1'));
 const V2 = Buffer.from(appScript('v2'));
@@ -197,6 +199,24 @@ forEachEngine((engine) => {
     assert.equal(report.dictionary.reason, 'dcz: a delta against /assets/lib.js as it was before it changed');
   });
 
+  test('a standalone dictionary announced with Link (RFC 9842 3.2) is served as a dictionary and used for deltas', async (t) => {
+    const s = await startTestServer({
+      engine, files: { 'index.html': '<script src="/assets/app.js"></script>', 'dict/app.dict': V1, 'assets/app.js': V2 },
+      dictionaries: [{ match: '/assets/*.js', matchDest: ['script'], link: '/dict/app.dict', linkFrom: '/*.html' }],
+    });
+    t.after(() => s.close());
+    for (const client of ['h2', 'h1']) {
+      assert.equal((await s[client]('/')).headers.link, '</dict/app.dict>; rel="compression-dictionary"', client);
+      const dict = await s[client]('/dict/app.dict');
+      assert.equal(dict.headers['use-as-dictionary'], 'match="/assets/*.js", match-dest=("script")', client);
+      assert.equal(dict.headers.link, undefined);
+    }
+    await waitFor(() => s.stats.dictionaries >= 2, { what: 'the dictionary scan' });
+    const r = await s.h2('/assets/app.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
+    assert.equal(r.headers['content-encoding'], 'dcb');
+    assert.deepEqual(await dictionaryEngines.decompress('dcb', r.body, V1), V2);
+  });
+
   test('no deltas with --no-dynamic: they would be compressed on the fly', async (t) => {
     const s = await startTestServer({ engine, files: FILES, dictionaries: [RULE], dynamic: false });
     t.after(() => s.close());
@@ -215,4 +235,89 @@ forEachEngine((engine) => {
     assert.equal(r.status, 200);
     assert.equal(r.headers['content-encoding'], 'br');
   });
+});
+
+// The engines play no part in what the cache folder keeps: one is enough.
+test('the previous content of a rewritten file survives a restart in the cache folder; a tampered one is never used', { timeout: 60_000 }, async (t) => {
+  const tmp = await makeTempDir();
+  t.after(() => fs.rm(tmp, { recursive: true, force: true }));
+  const root = path.join(tmp, 'root');
+  const cacheDir = path.join(tmp, 'cache');
+  await fs.mkdir(path.join(root, 'assets'), { recursive: true });
+  await fs.writeFile(path.join(root, 'assets', 'lib.js'), V1);
+  const options = { root, cacheDir, dictionaries: [{ match: '/assets/lib.js' }] };
+  const kept = path.join(retiredDir(rootCacheDir(realCacheDir(cacheDir), await fs.realpath(root))), crypto.createHash('sha256').update(V1).digest('hex'));
+  const ask = (s) => s.h2('/assets/lib.js', { headers: { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH } });
+
+  let s = await startTestServer(options);
+  await s.h2('/assets/lib.js');
+  await fs.writeFile(path.join(root, 'assets', 'lib.js'), V2);
+  await waitFor(async () => (await s.h2('/assets/lib.js')).body.equals(V2), { what: 'the server to see the new content' });
+  await waitFor(() => fs.readFile(kept).then((bytes) => bytes.equals(V1), () => false), { what: 'v1 kept in the cache folder' });
+  assert.equal(((await fs.stat(path.dirname(kept))).mode & 0o777).toString(8), '700');
+  await s.close();
+
+  s = await startTestServer(options);
+  await waitFor(() => s.stats.retiredDictionaries === 1, { what: 'the cache folder loaded' });
+  const dcb = await ask(s);
+  assert.equal(dcb.headers['content-encoding'], 'dcb');
+  assert.deepEqual(await dictionaryEngines.decompress('dcb', dcb.body, V1), V2);
+  const dcz = await s.h2('/assets/lib.js', { headers: { 'accept-encoding': 'dcz', 'available-dictionary': V1_HASH } });
+  assert.equal(dcz.headers['content-encoding'], 'dcz');
+  assert.deepEqual(await dictionaryEngines.decompress('dcz', dcz.body, V1), V2);
+  await s.close();
+
+  // Same name, other bytes: deleted at the start, and the client gets the usual answer.
+  const tampered = Buffer.from(V1);
+  tampered[100] ^= 1;
+  await fs.writeFile(kept, tampered);
+  s = await startTestServer(options);
+  t.after(() => s.close());
+  await waitFor(() => fs.access(kept).then(() => false, () => true), { what: 'the tampered content deleted' });
+  assert.equal(s.stats.retiredDictionaries, 0);
+  assert.equal((await ask(s)).headers['content-encoding'], 'br');
+});
+
+test('deltas are made ahead of time into the cache folder and served from there after a restart when they decode to the file', { timeout: 60_000 }, async (t) => {
+  const tmp = await makeTempDir();
+  t.after(() => fs.rm(tmp, { recursive: true, force: true }));
+  const root = path.join(tmp, 'root');
+  const cacheDir = path.join(tmp, 'cache');
+  await fs.mkdir(path.join(root, 'assets'), { recursive: true });
+  for (const [rel, bytes] of Object.entries(FILES)) await fs.writeFile(path.join(root, rel), bytes);
+  // Oldest first, as releases are: v2 is the newest file of its rule.
+  for (const [i, name] of ['app.v0.js', 'app.v1.js', 'app.v2.js'].entries()) await fs.utimes(path.join(root, 'assets', name), 1000 + i, 1000 + i);
+  const options = { root, cacheDir, dictionaries: [RULE] };
+  const folder = rootCacheDir(realCacheDir(cacheDir), await fs.realpath(root));
+  const v1Hex = sha256(V1).toString('hex');
+  const kept = async (coding) => (await fs.readdir(folder).catch(() => [])).filter((name) => name.includes(`.${v1Hex}.${coding}`)).map((name) => path.join(folder, name));
+  const ask = (s, ae) => s.h2('/assets/app.v2.js', { headers: { 'accept-encoding': ae, 'available-dictionary': V1_HASH } });
+
+  let s = await startTestServer(options);
+  // Made before anyone asks: v2 against v1 and v0, in both codings.
+  await waitFor(async () => (await fs.readdir(folder).catch(() => [])).filter((name) => /\.[0-9a-f]{64}\.dc[bz]/.test(name)).length >= 4, { what: 'the deltas made ahead of time' });
+  const [dcbFile] = await kept('dcb');
+  const [dczFile] = await kept('dcz');
+  const before = { dcb: await ask(s, 'dcb'), dcz: await ask(s, 'dcz') };
+  assert.deepEqual([before.dcb.headers['content-encoding'], before.dcz.headers['content-encoding']], ['dcb', 'dcz']);
+  assert.deepEqual(before.dcb.body, await fs.readFile(dcbFile));
+  await s.close();
+
+  // A valid dcz made otherwise is served as it is: the server did not make its own. A dcb that
+  // decodes to other bytes (v0) is never served: the server makes the delta again.
+  const other = frame('dcz', sha256(V1), await engines.compressWithDictionary('zstd', V2, V1, { level: 19 }));
+  assert.notDeepEqual(other, before.dcz.body);
+  await fs.writeFile(dczFile, other);
+  await fs.writeFile(dcbFile, await dictionaryEngines.compress('dcb', V0, V1, sha256(V1)));
+  s = await startTestServer(options);
+  t.after(() => s.close());
+  await waitFor(() => s.stats.dictionaries >= 3, { what: 'the dictionary scan' });
+  const dcz = await ask(s, 'dcz');
+  assert.deepEqual(dcz.body, other);
+  assert.equal(dcz.headers.etag, before.dcz.headers.etag, 'the same ETag as the delta made on the fly');
+  const dcb = await ask(s, 'dcb');
+  assert.equal(dcb.headers.etag, before.dcb.headers.etag);
+  assert.deepEqual(await dictionaryEngines.decompress('dcb', dcb.body, V1), V2);
+  assert.deepEqual(dcb.body, before.dcb.body);
+  await waitFor(async () => (await fs.readFile(dcbFile)).equals(before.dcb.body), { what: 'the tampered delta replaced' });
 });

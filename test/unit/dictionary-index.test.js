@@ -5,7 +5,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS } = require('../../server/files/dictionary-index');
+const { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS, AHEAD_FILES, AHEAD_DICTIONARIES } = require('../../server/files/dictionary-index');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -15,9 +15,10 @@ const { sha256 } = require('../../server/compression/dictionary-codings');
 const RULES = compileDictionaryRules([{ match: '/a/*' }, { match: '/b/*' }]);
 
 // files: rel → FileInfo-like { kind, rel, real, bytes, dictionaryRule }
-function fixture(hidden = () => false) {
+function fixture(hidden = () => false, retiredDir = null) {
   const files = new Map();
   const store = {
+    rootReal: '/root',
     current: (rel) => files.get(rel),
     lookup: async (rel) => {
       if (!files.has(rel)) throw Object.assign(new Error('not found'), { status: 404 });
@@ -29,7 +30,7 @@ function fixture(hidden = () => false) {
     files.set(rel, info);
     return info;
   };
-  return { files, put, index: new DictionaryIndex({ store, rules: RULES, hidden, log: { warn() {}, debug() {} } }) };
+  return { files, put, index: new DictionaryIndex({ store, rules: RULES, hidden, retiredDir, log: { warn() {}, debug() {} } }) };
 }
 
 test('a noted file is found by its hash, and only in its own rule', async () => {
@@ -130,4 +131,48 @@ test('a file rewritten in place leaves its previous content as a dictionary, bou
   assert.ok(index.retiredBytes <= RETIRED_MAX_BYTES, `${index.retiredBytes} bytes`);
   assert.equal(await index.find(RULES[0], sha256(big + 0)), null);
   assert.equal((await index.find(RULES[0], sha256(big + 5))).kind, 'previous');
+});
+
+test('with a cache folder, previous contents outlive the index: the next one loads them for the rule that covers them now', async (t) => {
+  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dictionary-retired-')), 'dictionaries');
+  t.after(() => fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
+  const first = fixture(() => false, dir);
+  for (const [rel, from, to] of [['/a/lib.js', 'a one', 'a two'], ['/b/lib.js', 'b one', 'b two'], ['/a/secret.js', 'secret one', 'secret two']]) {
+    first.index.retire(first.put(rel, from), first.put(rel, to));
+  }
+  await first.index.flushed();
+  assert.equal(fs.readdirSync(dir).length, 6);
+  // Kept a minute ago, in this order.
+  for (const [i, text] of ['a one', 'b one', 'secret one'].entries()) {
+    const at = Date.now() / 1000 - 60 + i;
+    fs.utimesSync(path.join(dir, sha256(text).toString('hex')), at, at);
+  }
+
+  const next = fixture((real) => real === '/root/a/secret.js', dir);
+  next.index.retire(next.put('/a/lib.js', 'a two'), next.put('/a/lib.js', 'a three'));
+  await next.index.load();
+  assert.equal((await next.index.find(RULES[0], sha256('a one'))).rel, '/a/lib.js');
+  assert.equal((await next.index.find(RULES[1], sha256('b one'))).rel, '/b/lib.js');
+  assert.equal(await next.index.find(RULES[0], sha256('secret one')), null, 'hidden now');
+  assert.deepEqual([...next.index.retired.values()].map((e) => e.bytes.toString()), ['a one', 'b one', 'a two'], 'retired meanwhile counts as newest');
+  await next.index.flushed();
+  assert.equal(fs.readdirSync(dir).length, 6, 'the hidden one deleted, a two written');
+
+  next.index.now = () => performance.now() + RETIRED_MAX_AGE_MS + 1;
+  assert.equal(await next.index.find(RULES[0], sha256('a one')), null, 'too old');
+  await next.index.flushed();
+  assert.equal(fs.readdirSync(dir).length, 4, 'and gone from the disk');
+});
+
+test(`deltas ahead of time: the ${AHEAD_FILES} newest files of a rule, each against its ${AHEAD_DICTIONARIES} predecessors, its own previous contents first`, () => {
+  const { put, index } = fixture();
+  for (const v of [0, 1, 2, 3]) index.note(put(`/a/app.v${v}.js`, `app ${v}`));
+  index.note(put('/b/other.js', 'other'));
+  const lib = put('/a/lib.js', 'lib old');
+  index.retire(lib, put('/a/lib.js', 'lib new'));
+  index.note(put('/a/lib.js', 'lib new'));
+  const pairs = index.aheadPairs(RULES[0]).map(({ rel, hash }) => `${rel} < ${hash.toString('hex')}`);
+  const of = (rel, text) => `${rel} < ${sha256(text).toString('hex')}`;
+  assert.deepEqual(pairs, [of('/a/lib.js', 'lib old'), of('/a/lib.js', 'app 3'), of('/a/app.v3.js', 'app 2'), of('/a/app.v3.js', 'app 1')]);
+  assert.deepEqual(index.aheadPairs(RULES[1]), [], 'a lone file has no predecessor');
 });

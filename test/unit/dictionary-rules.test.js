@@ -5,7 +5,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { compileDictionaryRules, ruleFor } = require('../../server/config/dictionary-rules');
+const { compileDictionaryRules, ruleFor, linksFor } = require('../../server/config/dictionary-rules');
 
 // [rules, header of the first rule]
 const HEADERS = [
@@ -45,6 +45,11 @@ const INVALID = [
   [[{ match: '/a', id: 'x'.repeat(1025) }], /^dictionaries\[0\]\.id: /],
   [[{ match: '/a', id: 'caf\u00e9' }], /^dictionaries\[0\]\.id: /],
   [[{ match: '/a', id: 7 }], /^dictionaries\[0\]\.id: /],
+  [[{ match: '/a', link: '/d.dict' }], /^dictionaries\[0\]: "link" and "linkFrom" go together/],
+  [[{ match: '/a', linkFrom: '/*.html' }], /^dictionaries\[0\]: "link" and "linkFrom" go together/],
+  [[{ match: '/a', link: '/dict/*.dict', linkFrom: '/*' }], /^dictionaries\[0\]\.link: expected the path of one file/],
+  [[{ match: '/a', link: 'https://cdn.example/d.dict', linkFrom: '/*' }], /^dictionaries\[0\]\.link: expected a path/],
+  [[{ match: '/a', link: '/d.dict', linkFrom: 7 }], /^dictionaries\[0\]\.linkFrom: expected a path/],
 ];
 
 test('invalid rules are refused, naming the rule', () => {
@@ -93,4 +98,24 @@ test('an invalid rule in negotiate.config.json stops the start, naming the file 
   assert.throws(() => normalizeOptions({ root }), { name: 'ConfigError', message: /^negotiate\.config\.json: dictionaries\[1\]\.match: / });
   fs.writeFileSync(path.join(root, 'negotiate.config.json'), JSON.stringify({ dictionaries: [{ match: '/x/*' }] }));
   assert.deepEqual(normalizeOptions({ root }).dictionaries, [{ match: '/x/*' }]);
+});
+
+test('a rule\'s standalone dictionary (RFC 9842 3.2) is announced on the pages linkFrom matches and is itself a dictionary of the rule', () => {
+  const rules = compileDictionaryRules([
+    { match: '/assets/*.js', link: '/dict/app.dict', linkFrom: '/*.html' },
+    { match: '/css/*.css', link: '/dict/css.dict', linkFrom: '/index.html' },
+    { match: '/other/*' },
+  ]);
+  // [path, Link, rule index or null]
+  for (const [rel, link, rule] of [
+    ['/index.html', '</dict/app.dict>; rel="compression-dictionary", </dict/css.dict>; rel="compression-dictionary"', null],
+    ['/docs/page.html', '</dict/app.dict>; rel="compression-dictionary"', null],
+    ['/dict/app.dict', null, 0],
+    ['/dict/css.dict', null, 1],
+    ['/dict/other.dict', null, null],
+    ['/assets/a.js', null, 0],
+  ]) {
+    assert.equal(linksFor(rules, rel), link, rel);
+    assert.equal(ruleFor(rules, rel)?.index ?? null, rule, rel);
+  }
 });
