@@ -81,6 +81,7 @@ const SHARED = {
   variantCodings: { arg: 'LIST', def: VARIANT_CODINGS, parse: p.codingList(VARIANT_CODINGS) },
   variantLevels: { arg: 'LIST', parse: p.levelsOf(VARIANT_CODINGS) },
   minBytes: { def: MIN_COMPRESS_BYTES, parse: p.intIn(0, MAX_BYTES) },
+  cacheDir: { flag: 'cache-dir', key: 'cacheDir', arg: 'DIR', def: userCacheDir(), parse: p.nonEmptyString },
 };
 
 const SERVER = [
@@ -104,7 +105,7 @@ const SERVER = [
   { ...SHARED.variantLevels, flag: 'precompress-levels', key: 'precompressLevels', help: `levels of the variants written at start, e.g. br=11 (default ${p.defaultLevels('max', VARIANT_CODINGS)})` },
   { flag: 'watch', key: 'watch', bool: true, def: false, help: 'make cached variants of changed and new files while serving (CLI only)' },
   { flag: 'no-precompress', key: 'precompress', bool: true, def: true, help: 'do not make cached variants of the root\'s files in the background at start (CLI only)' },
-  { flag: 'cache-dir', key: 'cacheDir', arg: 'DIR', def: userCacheDir(), file: false, parse: p.nonEmptyString, help: 'where variants made in the background are kept, one folder per served root (never in the root; "negotiate-h2 precompress DIR" writes them next to the files)' },
+  { ...SHARED.cacheDir, file: false, help: 'where variants made in the background are kept, one folder per served root (never in the root; "negotiate-h2 precompress DIR" writes them next to the files)' },
   { flag: 'cache-bytes', key: 'cacheBytes', arg: 'N', def: 256 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'size limit of each root\'s folder in --cache-dir; the oldest variants go first' },
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: p.oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: p.headerValue, help: 'Cache-Control of file responses' },
@@ -162,6 +163,7 @@ const PRECOMPRESS = [
   { flag: 'force', key: 'force', bool: true, def: false, help: 'rewrite fresh variants and replace files precompress did not write' },
   { flag: 'quiet', key: 'quiet', bool: true, def: false, help: 'no progress or summary' },
   { ...SHARED.minBytes, key: 'minBytes', help: 'smaller files get no variants' },
+  { ...SHARED.cacheDir, help: 'the server\'s cache folder, where the dictionary deltas of a directory whose negotiate.config.json has dictionary rules are made (never in the directory)' },
 ];
 
 /** Each flag --foo-bar has the twin NEGOTIATE_FOO_BAR: the prefix keeps generic names such as

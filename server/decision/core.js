@@ -43,6 +43,9 @@ class Core {
     Object.assign(this, { store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure });
     // Deltas being written to the cache folder (keptOrMadeDelta).
     this.deltaWrites = new Set();
+    // The deltas made ahead of time once the dictionaries are known (site/create-core.js): a
+    // promise of their number.
+    this.deltasAhead = Promise.resolve(0);
     this.requests = 0;
     this.fileStates = new WeakMap();
     this.deltaKey = this.deltaCodings.join(',') + ',';
@@ -216,19 +219,22 @@ class Core {
   // of each rule's most recent files against their predecessors (DictionaryIndex.aheadPairs),
   // in every delta coding, kept in memory and in the cache folder as a request's would be
   // (deltaBytes), so a request meanwhile waits for the same compression instead of another.
-  // Resolves when done or closed; never rejects.
+  // Resolves, when done or closed, with how many deltas it has in hand; never rejects.
   async prepareDeltas() {
-    if (!this.secure) return;
+    let made = 0;
+    if (!this.secure) return made;
     for (const rule of this.dictionaries.rules) {
       for (const { rel, hash } of this.dictionaries.aheadPairs(rule)) {
-        if (this.dictionaries.closed) return;
+        if (this.dictionaries.closed) return made;
         const [info, dictionary] = await Promise.all([this.store.lookup(rel).catch(() => null), this.dictionaries.find(rule, hash)]);
         if (info === null || info.kind !== 'file' || info.bytes === null || !info.compressible || dictionary === null) continue;
         for (const coding of this.deltaCodings) {
-          if (this.dictionaryEngines.accepts(coding, dictionary.bytes)) await this.deltaBytes(info, coding, dictionary.bytes, hash, hash.toString('hex'));
+          if (!this.dictionaryEngines.accepts(coding, dictionary.bytes)) continue;
+          if (await this.deltaBytes(info, coding, dictionary.bytes, hash, hash.toString('hex')) !== null) made++;
         }
       }
     }
+    return made;
   }
 
   // A delta's bytes depend on the file, the dictionary, the coding and its settings, all in its

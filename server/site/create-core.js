@@ -99,8 +99,9 @@ function createCore(options, log) {
     logAccess: blame(options, 'logFormat', () => createAccessLog(log, options.logFormat)), site,
   });
   // In the background: a request meanwhile finds what is known so far. The deltas made ahead
-  // of time are those of the files the scan found.
-  if (hasRules) dictionaries.load().then(() => dictionaries.scan()).then(() => core.prepareDeltas());
+  // of time are those of the files the scan found; deltasAhead resolves with their number
+  // (tools/precompress waits for it).
+  core.deltasAhead = hasRules ? dictionaries.load().then(() => dictionaries.scan()).then(() => core.prepareDeltas()) : Promise.resolve(0);
   return core;
 }
 

@@ -340,3 +340,36 @@ test('only: just the named files; a vanished source loses the variants the tool 
     assert.equal(`${stat.ino}:${stat.mtimeNs}`, before[`index.html${coding}`], `index.html ${coding}: not named, not touched`);
   }
 });
+
+test('a directory with dictionary rules also gets its deltas ahead of time, in the cache folder and never in the directory', async (t) => {
+  const { createHash } = require('node:crypto');
+  const { createDictionaryEngines } = require('../../server/compression/dictionary-codings');
+  const { appScript } = require('../helpers/dictionary-site');
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'precompress-deltas-'));
+  t.after(() => fs.rm(dir, { recursive: true, force: true }));
+  const root = path.join(dir, 'root');
+  const cacheDir = path.join(dir, 'cache');
+  const [v1, v2] = [appScript('1', 40 * 1024), appScript('2', 40 * 1024)];
+  await fs.mkdir(path.join(root, 'assets'), { recursive: true });
+  await fs.writeFile(path.join(root, 'assets', 'app.v1.js'), v1);
+  await fs.writeFile(path.join(root, 'assets', 'app.v2.js'), v2);
+  await fs.writeFile(path.join(root, 'negotiate.config.json'), JSON.stringify({ dictionaries: [{ match: '/assets/app.*.js', matchDest: ['script'], id: 'app' }] }));
+  const before = await listFiles(root);
+  const { code, stdout, stderr } = await runCli([root, '--codings', 'br,gzip', '--cache-dir', cacheDir]);
+  assert.deepEqual([code, stderr], [0, '']);
+  assert.match(stdout, new RegExp(`^dictionary deltas \\(RFC 9842\\): 2 ready in ${cacheDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  // Only the variants it was asked for are next to the files; the deltas are in the cache.
+  assert.deepEqual(await listFiles(root), [...before, '.negotiate-precompress.json',
+    'assets/app.v1.js.br', 'assets/app.v1.js.gz', 'assets/app.v2.js.br', 'assets/app.v2.js.gz'].sort());
+  const kept = (await listFiles(cacheDir)).filter((name) => /\.(dcb|dcz)\d/.test(name));
+  assert.equal(kept.length, 2, kept.join('\n'));
+  // v2 against v1: each decodes, with v1 as the dictionary, to v2.
+  const hash = createHash('sha256').update(v1).digest();
+  assert.ok(kept.every((name) => name.includes(`.${hash.toString('hex')}.`)), kept.join('\n'));
+  const deltas = createDictionaryEngines(engines);
+  for (const name of kept) {
+    const coding = /\.(dcb|dcz)\d/.exec(name)[1];
+    const body = await fs.readFile(path.join(cacheDir, name));
+    assert.equal((await deltas.decompress(coding, body, Buffer.from(v1))).toString(), v2, name);
+  }
+});

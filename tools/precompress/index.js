@@ -18,6 +18,7 @@ const path = require('node:path');
 const { parseToolArgs, usageText } = require('../../server/config/tool-args');
 const { PRECOMPRESS, defaultOf } = require('../../server/config/schema');
 const { VARIANT_EXTENSIONS, createEngines, warnUnavailable } = require('../../server/compression/codings');
+const { precompressDeltas } = require('./deltas');
 const { listSourceFiles, listNamedFiles, isCompressibleName } = require('./walk');
 const { lstatVariant, writeVariant, removeVariant } = require('./variant');
 const { Manifest } = require('./manifest');
@@ -320,6 +321,12 @@ async function main(argv, { command = 'node tools/precompress', requireDir = fal
   }
   for (const { file, message } of summary.errors) process.stderr.write(`precompress: ${file}: ${message}\n`);
   if (!options.quiet) process.stdout.write(`${formatSummary(summary)}\n`);
+  // A whole directory (not --only, which --watch-style runs use) with dictionary rules also
+  // gets its deltas, in the server's cache folder.
+  if (options.only === undefined && !stop.signal.aborted) {
+    const deltas = await precompressDeltas(options.dir, { cacheDir: options.cacheDir });
+    if (deltas !== null && !options.quiet) process.stdout.write(`dictionary deltas (RFC 9842): ${deltas} ready in ${options.cacheDir}\n`);
+  }
   return summary.errors.length === 0 ? 0 : 1;
 }
 
