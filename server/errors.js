@@ -24,4 +24,10 @@ function outputTooLarge(maxOutputLength) {
   return Object.assign(new RangeError(`decoded output exceeds ${maxOutputLength} bytes`), { code: 'ERR_BUFFER_TOO_LARGE' });
 }
 
-module.exports = { ConfigError, RequestError, outputTooLarge };
+// Why a native addon could not be loaded, in one line: node-gyp-build's error goes on to list
+// every path it tried.
+function loadFailure(err) {
+  return String(err.message).split('\n')[0];
+}
+
+module.exports = { ConfigError, RequestError, outputTooLarge, loadFailure };

@@ -8,6 +8,7 @@ const { createZlibBrotliEngine, createGzipEngine, createDeflateEngine } = requir
 const { createIltorbEngine } = require('./iltorb');
 const { createLzmaEngine } = require('./lzma');
 const { createZstdEngine } = require('./zstd');
+const { loadFailure } = require('../errors');
 
 /** Server preference order, best first. */
 const CODINGS = Object.freeze(['br', 'zstd', 'gzip', 'deflate', 'lzma']);
@@ -99,7 +100,7 @@ function optionalEngine(coding, pkg, create, unavailable) {
   try {
     return create();
   } catch (err) {
-    unavailable[coding] = { pkg, reason: String(err.message).split('\n')[0] };
+    unavailable[coding] = { pkg, reason: loadFailure(err) };
     return null;
   }
 }

@@ -12,6 +12,7 @@
 // at least).
 
 const { createHash } = require('node:crypto');
+const { loadFailure } = require('../errors');
 
 const HASH_BYTES = 32;
 const HEADERS = Object.freeze({
@@ -54,7 +55,7 @@ function loadBrotliDictionary() {
   try {
     return require('../../native/js/addon').brotliDictionary;
   } catch (err) {
-    return { available: false, unavailableReason: `the native addon cannot be loaded (${String(err.message).split('\n')[0]})` };
+    return { available: false, unavailableReason: `the native addon cannot be loaded (${loadFailure(err)})` };
   }
 }
 

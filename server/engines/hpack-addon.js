@@ -5,6 +5,8 @@
 // needs it: a package installed with neither a loadable prebuild nor a local compile still
 // serves, on Node's engine (engineFor).
 
+const { loadFailure } = require('../errors');
+
 let problem;
 
 /** The addon's HPACK classes; throws when it cannot be loaded. */
@@ -19,7 +21,7 @@ function addonProblem() {
       hpack();
       problem = null;
     } catch (err) {
-      problem = String(err.message).split('\n')[0];
+      problem = loadFailure(err);
     }
   }
   return problem;

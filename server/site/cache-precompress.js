@@ -137,4 +137,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { precompressToCache, EXCLUDE_DIRS };
+module.exports = { precompressToCache };
