@@ -13,6 +13,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs/promises');
 const fsSync = require('node:fs');
 const path = require('node:path');
+const { writeFileAtomic, TEMP_PREFIX } = require('./write-file-atomic');
 
 // Sources larger than this are not cached: a cached variant is checked by content before it
 // is first served, which holds the source and its decoded variant in memory at once (for each
@@ -23,7 +24,6 @@ const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
 const NOT_SMALLER = '.none';
 // A temporary file older than this was left by a writer that died: removed by evict().
 const TEMP_MAX_AGE_MS = 3600 * 1000;
-const TEMP_PREFIX = '.tmp-';
 
 const hash = (text) => crypto.createHash('sha256').update(text).digest('hex');
 
@@ -88,17 +88,11 @@ async function prepareCacheDir(dir) {
   if ((stat.mode & 0o077) !== 0) throw new Error(`${dir} is open to other users (mode ${(stat.mode & 0o777).toString(8)}; expected 700)`);
 }
 
-/** Puts `data` at `file` (in a prepared cache folder) through a temporary file and a rename. */
-async function writeCached(file, data) {
-  const temp = path.join(path.dirname(file), `${TEMP_PREFIX}${process.pid}-${crypto.randomBytes(6).toString('hex')}`);
-  try {
-    await fs.writeFile(temp, data, { flag: 'wx', mode: 0o600 });
-    await fs.rename(temp, file);
-  } catch (err) {
-    await fs.rm(temp, { force: true });
-    throw err;
-  }
-}
+/**
+ * Puts `data` at `file` (in a prepared cache folder) through a temporary file and a rename,
+ * unflushed: a cache entry is checked by content before it is used.
+ */
+const writeCached = (file, data) => writeFileAtomic(file, data, { mode: 0o600, sync: false });
 
 /**
  * Deletes the least recently written files of `dir` until the rest fit in maxBytes, and

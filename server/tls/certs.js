@@ -9,7 +9,7 @@ const { ConfigError } = require('../errors');
 const { optionName } = require('../config/options');
 const { makeLeaf, LEAF_ORGANIZATION, LEAF_NAMES, DAY_MS } = require('./x509');
 const { loadOrCreateCa, TRUST_COMMAND } = require('./local-ca');
-const { writePemPair } = require('./write-file-atomic');
+const { writePemPair } = require('./write-pem-pair');
 
 const CERT_FILE = 'localhost-cert.pem';
 const KEY_FILE = 'localhost-key.pem';

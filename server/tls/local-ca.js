@@ -9,7 +9,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { ConfigError } = require('../errors');
 const { makeCa, DAY_MS } = require('./x509');
-const { writePemPair } = require('./write-file-atomic');
+const { writePemPair } = require('./write-pem-pair');
 
 // The command as a user types it: npx finds the bin of a local install (which is not on PATH)
 // as well as a global one.
