@@ -19,7 +19,7 @@ const { realpathInRoot } = require('./resolve-path');
 const { openInRoot, PROC_FD } = require('./open-in-root');
 const { NameWatch, namesFor } = require('./name-watch');
 const { readConsistent, sameStat, statTag } = require('./read-file');
-const { cachedPath, mayBeOurs, MAX_SOURCE_BYTES } = require('./variant-cache');
+const { cachedPath, mayBeOurs, isOurFolder, MAX_SOURCE_BYTES } = require('./variant-cache');
 const { typeOfName, whyNotCompressible } = require('../compression/compressibility');
 
 const close = promisify(fs.close);
@@ -194,9 +194,10 @@ class FileStore {
     this.variantCodings.forEach(([coding, ext], i) => {
       if (variants[i] !== null) found[coding] = { ...variants[i], path: real + ext, cached: false };
     });
-    // Only a coding with no variant next to the file looks in the cache.
+    // Only a coding with no variant next to the file looks in the cache, and only in a folder
+    // no other user can fill.
     const cachedPaths = this.variantCodings.every(([coding]) => found[coding]) ? null : this.cachedPaths(real, identity.stat);
-    if (cachedPaths !== null) {
+    if (cachedPaths !== null && await isOurFolder(this.cacheDir)) {
       const cached = await Promise.all(this.variantCodings.map(([coding], i) => (found[coding] ? null
         : this.readVariant(cachedPaths[i], prev && prev.found[coding], { cached: true }))));
       this.variantCodings.forEach(([coding], i) => {

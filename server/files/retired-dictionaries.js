@@ -14,7 +14,7 @@
 const fs = require('node:fs/promises');
 const path = require('node:path');
 const { sha256 } = require('../compression/dictionary-codings');
-const { readOurs, prepareCacheDir, writeCached, TEMP_PREFIX, TEMP_MAX_AGE_MS } = require('./variant-cache');
+const { readOurs, isOurFolder, prepareCacheDir, writeCached, TEMP_PREFIX, TEMP_MAX_AGE_MS } = require('./variant-cache');
 
 const FOLDER = 'dictionaries';
 const NAME = /^[0-9a-f]{64}$/;
@@ -45,6 +45,8 @@ async function removeRetired(dir, hex) {
  * @param {{ maxEntries: number, maxBytes: number, maxEntryBytes: number, maxAgeMs: number, nowMs: number }} limits
  */
 async function loadRetired(dir, { maxEntries, maxBytes, maxEntryBytes, maxAgeMs, nowMs }) {
+  // Another user's folder is neither read nor cleaned (a missing one holds nothing either).
+  if (!await isOurFolder(dir)) return [];
   let names;
   try {
     names = await fs.readdir(dir);

@@ -13,7 +13,10 @@ const crypto = require('node:crypto');
 const fs = require('node:fs/promises');
 const fsSync = require('node:fs');
 const path = require('node:path');
+const { promisify } = require('node:util');
 const { writeFileAtomic, TEMP_PREFIX } = require('./write-file-atomic');
+const { openInRoot } = require('./open-in-root');
+const { readConsistent } = require('./read-file');
 
 // Sources larger than this are not cached: a cached variant is checked by content before it
 // is first served, which holds the source and its decoded variant in memory at once (for each
@@ -25,6 +28,7 @@ const NOT_SMALLER = '.none';
 // A temporary file older than this was left by a writer that died: removed by evict().
 const TEMP_MAX_AGE_MS = 3600 * 1000;
 
+const close = promisify(fsSync.close);
 const hash = (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 /**
@@ -60,20 +64,44 @@ function mayBeOurs(stat) {
 
 /**
  * { bytes, mtimeMs } of `file` when it is a regular file of ours (mayBeOurs) of at most
- * maxBytes, opened without following a link; else null.
+ * maxBytes in a folder of ours (isOurFolder); else null. Opened as the root's files are
+ * (open-in-root.js): without following a link, and without waiting for a writer should it be
+ * a FIFO, which would hold a libuv thread for as long as none comes.
  */
 async function readOurs(file, maxBytes) {
-  let handle;
+  if (!await isOurFolder(path.dirname(file))) return null;
+  let opened;
   try {
-    handle = await fs.open(file, fsSync.constants.O_RDONLY | fsSync.constants.O_NOFOLLOW);
-    const stat = await handle.stat();
-    if (!mayBeOurs(stat) || stat.size > maxBytes) return null;
-    return { bytes: await handle.readFile(), mtimeMs: stat.mtimeMs };
+    opened = await openInRoot(path.dirname(file), file, { exact: true });
+  } catch {
+    return null;
+  }
+  try {
+    if (!mayBeOurs(opened.stat)) return null;
+    const { stat, bytes } = await readConsistent(opened.fd, maxBytes, opened.stat);
+    return bytes === null ? null : { bytes, mtimeMs: stat.mtimeMs };
   } catch {
     return null;
   } finally {
-    await handle?.close();
+    await close(opened.fd);
   }
+}
+
+// Why the folder `dir`, as lstat saw it, is not one only this user can reach; null when it is.
+function folderProblem(dir, stat) {
+  if (!stat.isDirectory()) return `${dir} is not a directory`;
+  if (process.getuid !== undefined && stat.uid !== process.getuid()) return `${dir} belongs to another user`;
+  if ((stat.mode & 0o077) !== 0) return `${dir} is open to other users (mode ${(stat.mode & 0o777).toString(8)}; expected 700)`;
+  return null;
+}
+
+/**
+ * Whether `dir` is a folder of the cache as prepareCacheDir makes it (this user's, 0700, not a
+ * link): nothing is read from one that another user may have filled.
+ */
+async function isOurFolder(dir) {
+  const stat = await fs.lstat(dir).catch(() => null);
+  return stat !== null && folderProblem(dir, stat) === null;
 }
 
 /**
@@ -82,10 +110,8 @@ async function readOurs(file, maxBytes) {
  */
 async function prepareCacheDir(dir) {
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  const stat = await fs.lstat(dir);
-  if (!stat.isDirectory()) throw new Error(`${dir} is not a directory`);
-  if (process.getuid !== undefined && stat.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
-  if ((stat.mode & 0o077) !== 0) throw new Error(`${dir} is open to other users (mode ${(stat.mode & 0o777).toString(8)}; expected 700)`);
+  const problem = folderProblem(dir, await fs.lstat(dir));
+  if (problem !== null) throw new Error(problem);
 }
 
 /**
@@ -126,4 +152,4 @@ async function evict(dir, maxBytes, now = Date.now()) {
   return { bytes, files: entries.length - evicted, evicted };
 }
 
-module.exports = { realCacheDir, rootCacheDir, cachedPath, mayBeOurs, readOurs, prepareCacheDir, writeCached, evict, MAX_SOURCE_BYTES, NOT_SMALLER, TEMP_PREFIX, TEMP_MAX_AGE_MS };
+module.exports = { realCacheDir, rootCacheDir, cachedPath, mayBeOurs, readOurs, isOurFolder, prepareCacheDir, writeCached, evict, MAX_SOURCE_BYTES, NOT_SMALLER, TEMP_PREFIX, TEMP_MAX_AGE_MS };

@@ -13,6 +13,7 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const { execFileSync } = require('node:child_process');
 const { forEachEngine, startTestServer, makeTempDir, compressibleText } = require('../helpers/server');
+const { releaseFifos } = require('../helpers/fifos');
 const { decode } = require('../helpers/clients');
 const { swapSkipReason, startSwapping } = require('../helpers/swapper');
 const { openInRoot, PROC_FD } = require('../../server/files/open-in-root');
@@ -181,15 +182,6 @@ test('openInRoot never yields a file outside the root while a directory is swapp
   assert.equal(seen.outside, 0);
   assert.ok(seen.inside > 0 && seen.refused > 0, 'both states of the tree were met');
 });
-
-// Opens each FIFO for reading and writing (which never blocks on Linux) and closes it: a
-// reader stuck in open() on one gets its writer and is released.
-async function releaseFifos(fifos) {
-  for (const fifo of fifos) {
-    const handle = await fs.open(fifo, fsSync.constants.O_RDWR | fsSync.constants.O_NONBLOCK).catch(() => null);
-    await handle?.close();
-  }
-}
 
 forEachEngine((engine) => {
   test('files and variants swapped for FIFOs get 404 and never stall the server', async (ctx) => {

@@ -11,6 +11,7 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const { execFileSync } = require('node:child_process');
 const { startTestServer, makeTempDir, compressibleText } = require('../helpers/server');
+const { releaseFifos } = require('../helpers/fifos');
 const { decode, engines } = require('../helpers/clients');
 const { BOMBS } = require('../helpers/bombs');
 const { swapSkipReason, startSwapping } = require('../helpers/swapper');
@@ -108,15 +109,6 @@ test('every engine stops decoding a 1 GiB bomb right past maxOutputLength', { sk
     assert.ok(growth < RSS_GROWTH_LIMIT, `${coding}: peak RSS grew ${(growth / MiB).toFixed(1)} MiB`);
   }
 });
-
-// Opens each FIFO for reading and writing (which never blocks on Linux) and closes it: a
-// reader stuck in open() on one gets its writer and is released.
-async function releaseFifos(fifos) {
-  for (const fifo of fifos) {
-    const handle = await fs.open(fifo, fsSync.constants.O_RDWR | fsSync.constants.O_NONBLOCK).catch(() => null);
-    await handle?.close();
-  }
-}
 
 // Deterministic: the original is replaced by a FIFO between its open and its check, while the
 // first of two same-second variants is decoded. The second check must not open the FIFO by

@@ -2,7 +2,7 @@
 // server/files/retired-dictionaries.js: previous contents kept in the cache folder come back,
 // newest first, within the limits; whatever does not hash to its name, has no path, is too
 // old or too big, or is past the limits is deleted; a dead writer's temporary goes, a live one
-// stays.
+// stays; a folder another user could fill is left alone.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -12,6 +12,7 @@ const path = require('node:path');
 const { saveRetired, loadRetired, removeRetired } = require('../../server/files/retired-dictionaries');
 const { sha256 } = require('../../server/compression/dictionary-codings');
 const { TEMP_MAX_AGE_MS } = require('../../server/files/variant-cache');
+const { makeFifos, releaseFifos } = require('../helpers/fifos');
 
 const NOW = Date.UTC(2026, 0, 1);
 const LIMITS = { maxEntries: 3, maxBytes: 100, maxEntryBytes: 40, maxAgeMs: 10_000, nowMs: NOW };
@@ -85,4 +86,20 @@ test('a link in place of a content is never followed, and a missing folder holds
   assert.deepEqual(await loadRetired(dir, LIMITS), []);
   assert.deepEqual(await names(dir), []);
   assert.equal(await fs.readFile(target, 'utf8'), 'linked', 'only the link went');
+});
+
+test('a folder others can enter, or that is a link, is neither read nor cleaned; a FIFO in ours is deleted', async (t) => {
+  const dir = await folder(t);
+  const hex = await save(dir, 'kept', 1);
+  const fifo = path.join(dir, sha256('fifo').toString('hex'));
+  makeFifos([fifo]);
+  t.after(() => releaseFifos([fifo]));
+  const link = path.join(path.dirname(dir), 'link');
+  await fs.symlink(dir, link);
+  await fs.chmod(dir, 0o755);
+  for (const where of [dir, link]) assert.deepEqual(await loadRetired(where, LIMITS), [], where);
+  assert.deepEqual(await names(dir), [hex, `${hex}.json`, path.basename(fifo)].sort());
+  await fs.chmod(dir, 0o700);
+  assert.deepEqual((await loadRetired(dir, LIMITS)).map((e) => e.bytes.toString()), ['kept']);
+  assert.deepEqual(await names(dir), [hex, `${hex}.json`].sort());
 });

@@ -1,14 +1,15 @@
 'use strict';
 // server/files/variant-cache.js: names that change with every stat field a rewrite changes,
-// what counts as a file we may have written, a cache folder others can reach is refused, and
-// eviction drops the oldest files first (and a dead writer's old temporaries).
+// what counts as a file we may have written, a cache folder others can reach is refused (and
+// never read from), a FIFO is never waited on, and eviction drops the oldest files first (and a dead writer's old temporaries).
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
 const os = require('node:os');
 const path = require('node:path');
-const { cachedPath, rootCacheDir, realCacheDir, mayBeOurs, prepareCacheDir, writeCached, evict } = require('../../server/files/variant-cache');
+const { cachedPath, rootCacheDir, realCacheDir, mayBeOurs, readOurs, isOurFolder, prepareCacheDir, writeCached, evict } = require('../../server/files/variant-cache');
+const { makeFifos, releaseFifos } = require('../helpers/fifos');
 
 async function tempDir(t) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'negotiate-vcache-'));
@@ -93,4 +94,42 @@ test('writeCached replaces a file whole, 0600, and leaves no temporary', async (
   assert.equal(await fs.readFile(file, 'utf8'), 'two');
   assert.equal((await fs.stat(file)).mode & 0o777, 0o600);
   assert.deepEqual(await fs.readdir(dir), ['x.br']);
+});
+
+test('readOurs reads only a regular file of ours in a folder of ours, and never waits on a FIFO', async (t) => {
+  const base = await tempDir(t);
+  const ours = path.join(base, 'ours');
+  await prepareCacheDir(ours);
+  const open = path.join(base, 'open');
+  await fs.mkdir(open);
+  await fs.chmod(open, 0o755);
+  const put = async (dir, name, mode = 0o600) => {
+    await fs.writeFile(path.join(dir, name), 'cached', { mode });
+    await fs.chmod(path.join(dir, name), mode);
+  };
+  await put(ours, 'good');
+  await put(ours, 'writable', 0o620);
+  await put(open, 'good');
+  makeFifos([path.join(ours, 'fifo')]);
+  t.after(() => releaseFifos([path.join(ours, 'fifo')]));
+  await fs.symlink(path.join(ours, 'good'), path.join(ours, 'link'));
+  await fs.mkdir(path.join(ours, 'dir'), { mode: 0o700 });
+  const cases = [
+    // [folder, name, max bytes, expected]
+    [ours, 'good', 100, 'cached'],
+    [ours, 'good', 5, null], // larger than allowed
+    [ours, 'writable', 100, null], // others may write it
+    [ours, 'fifo', 100, null],
+    [ours, 'link', 100, null],
+    [ours, 'dir', 100, null],
+    [ours, 'missing', 100, null],
+    [open, 'good', 100, null], // a folder others can enter
+  ];
+  for (const [dir, name, max, expected] of cases) {
+    const read = await readOurs(path.join(dir, name), max);
+    assert.equal(read === null ? null : read.bytes.toString(), expected, `${path.basename(dir)}/${name}`);
+  }
+  assert.equal(await isOurFolder(ours), true);
+  assert.equal(await isOurFolder(open), false);
+  assert.equal(await isOurFolder(path.join(ours, 'good')), false);
 });
