@@ -14,10 +14,10 @@ const { statTag } = require('../files/read-file');
 
 /**
  * buildFileInfo(rel, real, identity ({ stat, bytes }), found (coding -> variant read, with its
- * age and mismatch), cachedPaths) -> { info, stale: [{ variant, reason }] }, for:
- * encodings (the server's, in order), dynamicReasons ({ coding: null when it can be compressed
- * on the fly, else why not }), minCompressBytes, cacheControl, headerRules and dictionaryRules
- * (compiled: config/header-rules.js, config/dictionary-rules.js).
+ * age, mismatch and, once checked by content, digest), cachedPaths) -> { info, stale:
+ * [{ variant, reason }] }, for: encodings (the server's, in order), dynamicReasons ({ coding:
+ * null when it can be compressed on the fly, else why not }), minCompressBytes, cacheControl,
+ * headerRules and dictionaryRules (compiled: config/header-rules.js, config/dictionary-rules.js).
  */
 // A page that announces standalone dictionaries (RFC 9842 3.2) adds them to the Link field a
 // header rule may set.
@@ -79,7 +79,7 @@ function createFileInfoBuilder({ encodings, dynamicReasons, minCompressBytes, ca
       if (usable) {
         info.variants[coding] = createRepresentation({
           ...base, coding, source: 'precompressed', size: variant.stat.size,
-          etag: `"${statTag(variant.stat)}-${coding}"`, bytes: variant.bytes, path: variant.path,
+          etag: variantTag(variant, identityTag, coding), bytes: variant.bytes, path: variant.path,
           stat: variant.stat, rangeable: true,
         });
         info.offered.push(coding);
@@ -99,6 +99,15 @@ function createFileInfoBuilder({ encodings, dynamicReasons, minCompressBytes, ca
     info.staticOfferedKey = info.staticOffered.join(',');
     return { info, stale: staleVariants };
   };
+}
+
+// A precompressed variant's strong ETag, which changes whenever its bytes may, and only then.
+// A variant next to the file is the user's: its own identity (size, mtime, inode) names it. One
+// in the variant cache is touched at every start and may be written again by another server:
+// its source's identity and the hash of its bytes name it (found when it was checked by
+// content), so a restart keeps it and a variant made at other settings gets another.
+function variantTag(variant, identityTag, coding) {
+  return variant.cached ? `"${identityTag}-${coding}-${variant.digest}"` : `"${statTag(variant.stat)}-${coding}"`;
 }
 
 // Null when the variant may be served, else why it is stale (see variantAge).

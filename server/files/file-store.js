@@ -12,6 +12,7 @@
 // objects are immutable snapshots, so a request that already holds one keeps consistent
 // headers and bytes while the file changes.
 
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { promisify } = require('node:util');
@@ -71,8 +72,8 @@ class FileStore {
     this.entries = new Map();
     this.totalBytes = 0;
     this.staleLogged = new Set();
-    // Content checks of same-second variants: key (both stats) → null when it decodes to the
-    // original, else why not. Keyed by the stats, so a rewrite of either is checked afresh.
+    // Content checks of same-second and cached variants: key (both stats) → verifyVariant's
+    // verdict. Keyed by the stats, so a rewrite of either is checked afresh.
     this.verdicts = new Map();
     if (!PROC_FD) log.warn('/proc/self/fd is unavailable: opened files are checked by a second realpath, which a directory swapped for a symlink at the right moment can still defeat');
   }
@@ -211,20 +212,23 @@ class FileStore {
     for (const coding of Object.keys(found)) {
       const variant = found[coding];
       variant.age = variant.cached ? 'cached' : variantAge(variant.stat, identity.stat);
-      if (variant.age === 'same-second') variant.mismatch = await this.verifyVariant(coding, variant, identity, real, 'older than the file');
+      if (variant.age === 'same-second') Object.assign(variant, await this.verifyVariant(coding, variant, identity, real, 'older than the file'));
       // A cached variant's name says which source it was made from; its bytes must agree.
-      if (variant.age === 'cached') variant.mismatch = await this.verifyVariant(coding, variant, identity, real, 'in the variant cache');
+      if (variant.age === 'cached') Object.assign(variant, await this.verifyVariant(coding, variant, identity, real, 'in the variant cache'));
     }
     const { info, stale } = this.buildInfo(entry.rel, real, identity, found, cachedPaths);
     if (stale.length > 0) this.noteStale(real, identity.stat, stale);
     return this.store(entry, info);
   }
 
-  // Null when `variant` decodes to the original's bytes, else why not; each pair of stats is
-  // decoded once. A failure to read either file counts as a mismatch: the variant is then
-  // compressed on the fly instead, and checked again once either file changes. Decoding stops
-  // one byte past the original's size (anything longer cannot be it), so a small variant that
-  // expands to gigabytes costs no more memory than the original.
+  // { mismatch, digest }: mismatch is null when `variant` decodes to the original's bytes, else
+  // why not; digest names the variant's bytes (the first 16 hex digits of their SHA-256), which
+  // stay the same when the file is only touched or written again alike (a cached variant's
+  // ETag: decision/file-info.js). Each pair of stats is decoded once. A failure to read either
+  // file counts as a mismatch: the variant is then compressed on the fly instead, and checked
+  // again once either file changes. Decoding stops one byte past the original's size (anything
+  // longer cannot be it), so a small variant that expands to gigabytes costs no more memory
+  // than the original.
   // `why` starts each reason: what made the check necessary.
   async verifyVariant(coding, variant, identity, real, why) {
     const key = `${variant.path}\0${statTag(variant.stat)}\0${statTag(identity.stat)}`;
@@ -232,7 +236,7 @@ class FileStore {
     if (verdict !== undefined) return verdict;
     const { size } = identity.stat;
     if (size > VERIFY_MAX_BYTES || variant.stat.size > VERIFY_MAX_BYTES) {
-      verdict = `${why} and too large (over ${VERIFY_MAX_BYTES} bytes) to check by content`;
+      verdict = { mismatch: `${why} and too large (over ${VERIFY_MAX_BYTES} bytes) to check by content`, digest: null };
     } else {
       try {
         const [original, compressed] = await Promise.all([
@@ -240,10 +244,16 @@ class FileStore {
           variant.bytes ?? this.readAgain(variant.path, variant.stat),
         ]);
         const plain = await this.decompress(coding, compressed, { maxOutputLength: size + 1 });
-        verdict = plain.equals(original) ? null : `${why}, and does not decode to its current content`;
+        verdict = {
+          mismatch: plain.equals(original) ? null : `${why}, and does not decode to its current content`,
+          digest: crypto.createHash('sha256').update(compressed).digest('hex').slice(0, 16),
+        };
       } catch (err) {
-        verdict = err.code === 'ERR_BUFFER_TOO_LARGE' ? `${why}, and decodes to more than its ${size} bytes`
-          : `${why}, and cannot be checked by content (${err.message})`;
+        verdict = {
+          mismatch: err.code === 'ERR_BUFFER_TOO_LARGE' ? `${why}, and decodes to more than its ${size} bytes`
+            : `${why}, and cannot be checked by content (${err.message})`,
+          digest: null,
+        };
       }
     }
     if (this.verdicts.size >= VERDICT_LIMIT) this.verdicts.clear();

@@ -72,6 +72,7 @@ async function startCli(t, args) {
 }
 
 const exists = (file) => fs.access(file).then(() => true, () => false);
+const sha256Hex = (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
 
 test('default flags: the served tree stays byte-for-byte the same, compressible files are served br from the cache', async (t) => {
   const { root, files } = await projectRoot(t);
@@ -86,8 +87,9 @@ test('default flags: the served tree stays byte-for-byte the same, compressible 
   const res = await clients.h2('/page.html', { headers: { 'accept-encoding': 'br' } });
   assert.equal(res.headers['content-encoding'], 'br');
   assert.deepEqual(res.body, await fs.readFile(br), 'the cached variant is served as written');
-  const st = await fs.stat(br);
-  const etag = `"${st.size.toString(16)}-${Math.round(st.mtimeMs * 1000).toString(16)}-${st.ino.toString(16)}-br"`;
+  // The source's identity and the hash of the variant's bytes: touching the variant changes nothing.
+  const st = await fs.stat(path.join(root, 'page.html'));
+  const etag = `"${st.size.toString(16)}-${Math.round(st.mtimeMs * 1000).toString(16)}-${st.ino.toString(16)}-br-${sha256Hex(res.body).slice(0, 16)}"`;
   assert.equal(res.headers.etag, etag);
   const range = await clients.h2('/page.html', { headers: { 'accept-encoding': 'br', range: 'bytes=0-9' } });
   assert.equal(range.status, 206);
@@ -110,6 +112,54 @@ test('default flags: the served tree stays byte-for-byte the same, compressible 
   assert.deepEqual({ written: second.pass.written, fresh: second.pass.fresh }, { written: 0, fresh: 12 });
   assert.deepEqual(await second.srv.stop(), { code: 0, signal: null });
   assert.deepEqual(await snapshot(root), before);
+});
+
+test('a restart, and a second server on the same root and cache folder, keep every ETag: If-None-Match gets 304', async (t) => {
+  const { dir, root } = await projectRoot(t);
+  const cacheDir = path.join(dir, 'cache');
+  const args = [root, '--port', '0', '--cache-dir', cacheDir];
+  // [path, coding]: cached variants in every coding with a variant, identity, on the fly (deflate),
+  // and the user's own variant.
+  const asks = [
+    ...['/page.html', '/app.js'].flatMap((rel) => ['br', 'zstd', 'gzip', 'lzma', 'deflate', 'identity'].map((coding) => [rel, coding])),
+    ['/own.txt', 'gzip'],
+  ];
+  const etagsOf = async (get) => {
+    const out = {};
+    for (const [rel, coding] of asks) {
+      const res = await get(rel, { headers: { 'accept-encoding': coding } });
+      assert.equal(res.headers['content-encoding'] ?? 'identity', coding, `${rel} ${coding}`);
+      out[`${rel} ${coding}`] = res.headers.etag;
+    }
+    return out;
+  };
+  const notModified = async (get, etags) => {
+    const statuses = {};
+    for (const [rel, coding] of asks) {
+      const res = await get(rel, { headers: { 'accept-encoding': coding, 'if-none-match': etags[`${rel} ${coding}`] } });
+      statuses[`${rel} ${coding}`] = res.status;
+    }
+    return statuses;
+  };
+  const all304 = Object.fromEntries(asks.map(([rel, coding]) => [`${rel} ${coding}`, 304]));
+
+  const first = await startCli(t, args);
+  assert.equal(first.pass.written, 12);
+  const before = await etagsOf(first.clients.h2);
+  assert.equal(new Set(Object.values(before)).size, asks.length, 'one ETag per representation');
+  // A server that reads the same cache and checks the disk at every request.
+  const running = await startTestServer({ root, cacheDir, watchMaxAgeMs: 0 });
+  t.after(() => running.close());
+  assert.deepEqual(await etagsOf(running.h2), before);
+  assert.deepEqual(await first.srv.stop(), { code: 0, signal: null });
+
+  // The restart's pass touches every variant it finds cached, under the running server too.
+  const second = await startCli(t, args);
+  assert.deepEqual({ written: second.pass.written, fresh: second.pass.fresh }, { written: 0, fresh: 12 });
+  assert.deepEqual(await etagsOf(second.clients.h2), before);
+  assert.deepEqual(await notModified(second.clients.h2, before), all304);
+  assert.deepEqual(await etagsOf(running.h2), before);
+  assert.deepEqual(await notModified(running.h2, before), all304);
 });
 
 test('a changed source never gets the variant cached for its old content, even with the same size and mtime', async (t) => {
