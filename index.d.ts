@@ -48,11 +48,22 @@ export declare function startServer(options?: ServerOptions): Promise<RunningSer
 export type Request = IncomingMessage | Http2ServerRequest;
 export type Response = ServerResponse | Http2ServerResponse;
 
+/** What handler() returns: the middleware, and close() for when the app stops using it. */
+export interface NegotiateHandler {
+  (req: Request, res: Response, next?: (err?: unknown) => void): void;
+  /**
+   * Releases what the handler started (directory watches, the dictionaries' start-up scan, the
+   * deltas it writes into the cache folder) once the writes under way are done: afterwards it
+   * keeps no timer or watcher and writes nothing more into the cache folder.
+   */
+  close(): Promise<void>;
+}
+
 /**
  * Middleware for node:http, node:https, node:http2's compatibility API and connect/express: with
  * next, requests it has no file for go on to next(). The listening options are ignored.
  */
-export declare function handler(options?: ServerOptions): (req: Request, res: Response, next?: (err?: unknown) => void) => void;
+export declare function handler(options?: ServerOptions): NegotiateHandler;
 
 /** fastify.register(fastifyPlugin, { root, prefix }): missing files go to fastify's not-found handler. */
 export declare function fastifyPlugin(fastify: any, options: ServerOptions & { prefix?: string }): Promise<void>;

@@ -34,43 +34,45 @@ async function startServer(input = {}) {
   const timeouts = options.timeouts;
   const log = loggerFor(options);
   const core = createCore(options, log);
-  const tls = options.https ? options.tls || await loadCertificate(options, log) : null;
-
-  let closing = null;
-  // A cluster's workers fall back silently: the primary said it once (server/cli.js).
-  const engine = engineFor(options.engine, cluster.isWorker ? null : log);
-  const listener = LISTENERS[engine]({
-    tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: options.responseHeaders,
-  });
-  const server = listener.server;
-  const sockets = new Set();
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-
-  await listen(server, options, 'port');
-  const port = server.address().port;
-
+  let tls = null;
+  let listener = null;
   let redirectServer = null;
-  if (options.httpPort !== undefined) {
-    const hostNames = [...certificateNames(tls.cert), ...(options.publicHost !== undefined ? [options.publicHost] : [])];
-    redirectServer = createRedirectServer({ httpsPort: port, hostNames });
-    Object.assign(redirectServer, {
-      headersTimeout: timeouts.headersTimeout,
-      requestTimeout: timeouts.requestTimeout,
-      keepAliveTimeout: timeouts.keepAliveTimeout,
-      connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
+  let stopWatchingCertificates = () => {};
+  let closing = null;
+  const sockets = new Set();
+  try {
+    tls = options.https ? options.tls || await loadCertificate(options, log) : null;
+    // A cluster's workers fall back silently: the primary said it once (server/cli.js).
+    const engine = engineFor(options.engine, cluster.isWorker ? null : log);
+    listener = LISTENERS[engine]({
+      tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: options.responseHeaders,
     });
-    try {
+    listener.server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+    await listen(listener.server, options, 'port');
+    if (options.httpPort !== undefined) {
+      const hostNames = [...certificateNames(tls.cert), ...(options.publicHost !== undefined ? [options.publicHost] : [])];
+      redirectServer = createRedirectServer({ httpsPort: listener.server.address().port, hostNames });
+      Object.assign(redirectServer, {
+        headersTimeout: timeouts.headersTimeout,
+        requestTimeout: timeouts.requestTimeout,
+        keepAliveTimeout: timeouts.keepAliveTimeout,
+        connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
+      });
       await listen(redirectServer, options, 'httpPort');
-    } catch (err) {
-      server.close();
-      throw err;
     }
+    if (tls !== null) stopWatchingCertificates = watchCertificates(listener.server, options, log);
+  } catch (err) {
+    // A start that fails part way stops what it started: the core (its watches, and the deltas
+    // it would go on writing into the cache folder) and whatever port it bound already.
+    await Promise.all([core.close(), closeListening(listener?.server), closeListening(redirectServer)]);
+    await log.drain();
+    throw err;
   }
-
-  const stopWatchingCertificates = tls !== null ? watchCertificates(server, options, log) : () => {};
+  const server = listener.server;
+  const port = server.address().port;
   const name = loopbackName(options.host);
   const url = `${tls !== null ? 'https' : 'http'}://${name.includes(':') ? `[${name}]` : name}:${port}/`;
 
@@ -112,6 +114,11 @@ async function startServer(input = {}) {
     get stats() { return core.stats; },
     log,
   };
+}
+
+// Resolves once `server` (a net.Server, or nothing) no longer listens.
+function closeListening(server) {
+  return server?.listening ? new Promise((resolve) => server.close(resolve)) : Promise.resolve();
 }
 
 // Listen failures the user can fix, reported as one line naming the option to change.

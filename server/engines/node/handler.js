@@ -2,9 +2,10 @@
 // The server's responses inside an existing Node app, with the same negotiation, variants,
 // ETags, ranges and conditional requests as the CLI:
 //   handler(options)  (req, res, next?) for node:http, node:https, node:http2's compat API and
-//                     connect/express; with next, requests it has no file for go on to next().
+//                     connect/express; with next, requests it has no file for go on to next();
+//                     its close() releases what it started.
 //   fastifyPlugin     fastify.register(fastifyPlugin, { root, prefix }); missing files go to
-//                     fastify's not-found handler.
+//                     fastify's not-found handler; fastify.close() releases what it started.
 // Options are startServer's (validated the same way, errors naming the option keys); the
 // listening ones are ignored. The /_negotiate explainer is off unless negotiateEndpoint is given:
 // inside someone else's app it would answer a path of theirs.
@@ -24,6 +25,10 @@ function createResponder(input) {
   const core = createCore(options, log);
   return {
     log,
+    // Stops what the core started (watches, the start-up scan, deltas written into the cache
+    // folder) once the writes under way are done; requests still answered afterwards start
+    // nothing new.
+    close: () => core.close().then(() => log.drain()),
     // The app's server may pass bytes no request target holds (node:http2 passes those from
     // 0x80 up): a 400, which is no other handler's business either.
     decide: (req, target) => (isRequestTarget(target) ? core.decide(req.method, target, req.headers)
@@ -69,6 +74,7 @@ function handler(options = {}) {
       if (!res.headersSent) res.destroy();
     });
   }
+  negotiateHandler.close = responder.close;
   return negotiateHandler;
 }
 
@@ -79,6 +85,7 @@ async function fastifyPlugin(fastify, options) {
   delete settings.prefix;
   const responder = createResponder(settings);
   const prefix = fastify.prefix;
+  fastify.addHook('onClose', responder.close);
   fastify.route({
     method: ['GET', 'HEAD'],
     url: '/*',
