@@ -2,8 +2,8 @@
 // The dictionary benchmark's section of bench/results/README.md (bench/lib/results-readme.js
 // calls renderSection for the newest "dictionary" section): a table of bytes, a table of CPU
 // time and their charts, all from the section.
-const { markdownTable } = require('../lib/markdown-table');
-const { groupedBarChart } = require('../lib/svg-chart');
+const { markdownTable } = require('../../tools/report/markdown-table');
+const { groupedBarChart } = require('../../tools/report/svg-chart');
 const { CODINGS } = require('./measure');
 
 const title = 'Compression dictionaries (RFC 9842): library releases as deltas';

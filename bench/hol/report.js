@@ -2,8 +2,8 @@
 // The HOL benchmark's page (bench/results/hol.md) and its section of
 // bench/results/README.md (bench/lib/results-readme.js calls renderSection
 // for the newest "hol" section). Everything shown comes from the section.
-const { markdownTable } = require('../lib/markdown-table');
-const { groupedBarChart } = require('../lib/svg-chart');
+const { markdownTable } = require('../../tools/report/markdown-table');
+const { groupedBarChart } = require('../../tools/report/svg-chart');
 const { FIGURES, SEED } = require('./seed-figures');
 
 const title = 'Head-of-line blocking: HPACK against QPACK over a simulated lossy link';

@@ -6,8 +6,8 @@
 // library, so they are the figure's data for today's corpus.
 const path = require('node:path');
 const corpus = require('./corpus');
-const { markdownTable } = require('../lib/markdown-table');
-const { groupedBarChart } = require('../lib/svg-chart');
+const { markdownTable } = require('../../tools/report/markdown-table');
+const { groupedBarChart } = require('../../tools/report/svg-chart');
 
 // Paper label, our strategy, the Haskell folder with the same strategy.
 const STRATEGIES = [

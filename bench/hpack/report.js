@@ -2,8 +2,8 @@
 // The HPACK section of bench/results/README.md (bench/lib/results-readme.js
 // calls renderSection for the newest "hpack" section), and the terminal
 // summary run.js prints. Everything shown is computed from the section.
-const { markdownTable } = require('../lib/markdown-table');
-const { groupedBarChart } = require('../lib/svg-chart');
+const { markdownTable } = require('../../tools/report/markdown-table');
+const { groupedBarChart } = require('../../tools/report/svg-chart');
 const { indexResults, jobId } = require('./summarize');
 const { renderFigure1 } = require('./figure1');
 const { DECODE, ENCODE, DEFAULT_ENCODER } = require('./targets');

@@ -13,7 +13,7 @@ const fs = require('node:fs/promises');
 const path = require('node:path');
 
 const { VARIANT_EXTENSIONS } = require('../../server/compression/codings');
-const { isCompressibleName } = require('../../tools/precompress/walk');
+const { isCompressibleName } = require('../../server/files/tree-walk');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const MODULES = path.join(REPO, 'node_modules');

@@ -2,8 +2,8 @@
 // The "server" section of bench/results/README.md (see bench/lib/results-readme.js):
 // the targets, the seed article's table beside ours, one table per protocol,
 // and grouped bar charts of req/s, CPU per request and peak RSS.
-const { markdownTable } = require('../lib/markdown-table');
-const { groupedBarChart } = require('../lib/svg-chart');
+const { markdownTable } = require('../../tools/report/markdown-table');
+const { groupedBarChart } = require('../../tools/report/svg-chart');
 const { SERVERS, MODES, LOADS, PROTOCOLS } = require('./plan');
 const { rowTargets, rowFinder, loadOf } = require('./targets');
 const { SEED_ROWS, SEED_FILE, SEED_PROTOCOL } = require('./seed');

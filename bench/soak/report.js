@@ -1,6 +1,6 @@
 'use strict';
 // The soak run's section of bench/results/README.md (see bench/lib/results-readme.js).
-const { markdownTable } = require('../lib/markdown-table');
+const { markdownTable } = require('../../tools/report/markdown-table');
 const { rssChart } = require('./rss-chart');
 
 const MiB = 1024 * 1024;

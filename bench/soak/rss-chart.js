@@ -1,6 +1,6 @@
 'use strict';
 // RSS over time as a standalone SVG line chart, with the verdict's two windows shaded.
-const { niceTicks, escapeXml } = require('../lib/svg-chart');
+const { niceTicks, escapeXml } = require('../../tools/report/svg-chart');
 
 const MiB = 1024 * 1024;
 

@@ -13,8 +13,8 @@ const os = require('node:os');
 const { createEngines, VARIANT_EXTENSIONS } = require('../compression/codings');
 const { savesBytes } = require('../compression/compressibility');
 const { rootCacheDir, cachedPath, mayBeOurs, prepareCacheDir, writeCached, evict, MAX_SOURCE_BYTES, NOT_SMALLER } = require('../files/variant-cache');
-const { listSourceFiles, listNamedFiles, isCompressibleName } = require('../../tools/precompress/walk');
-const { forEachLimited } = require('../../tools/precompress');
+const { listSourceFiles, listNamedFiles, isCompressibleName } = require('../files/tree-walk');
+const { forEachLimited } = require('../files/for-each-limited');
 
 // Never precompressed in the background: dependencies are not the site, and are large.
 const EXCLUDE_DIRS = new Set(['node_modules']);

@@ -23,7 +23,7 @@ const FORBIDDEN = [
 ];
 const NEEDED = ['package.json', 'README.md', 'binding.gyp', 'server/index.js', 'tools/precompress/index.js',
   'native/index.js', 'native/include/hpack.h', 'native/src/decoder.c', 'native/binding/addon.cc', 'native/transport.js', 'native/transport/floor.c', 'static/index.html',
-  'tools/codings-report/cli.js', 'bench/lib/svg-chart.js', 'bench/lib/markdown-table.js', PREBUILD,
+  'tools/codings-report/cli.js', 'tools/report/svg-chart.js', 'tools/report/markdown-table.js', PREBUILD,
   'index.d.ts', 'index.mjs', 'types/options.d.ts', 'native/index.d.ts', 'negotiate.config.schema.json'];
 const STACK_LINE = /^\s+at .+\(.+:\d+:\d+\)$/m;
 

@@ -11,7 +11,7 @@ const { compileGlob } = require('../../server/config/glob');
 const { compileHeaderRules, headersFor } = require('../../server/config/header-rules');
 const { acceptsHtml } = require('../../server/site/not-found');
 const { parseCli, normalizeOptions } = require('../../server/config/options');
-const { listSourceFiles, listNamedFiles } = require('../../tools/precompress/walk');
+const { listSourceFiles, listNamedFiles } = require('../../server/files/tree-walk');
 const { makeTempDir, writeFiles, REPO_ROOT } = require('../helpers/server');
 const { SERVER } = require('../../server/config/schema');
 

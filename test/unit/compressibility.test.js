@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { typeOfName, isCompressibleType, whyNotCompressible, savesBytes } = require('../../server/compression/compressibility');
-const { isCompressibleName } = require('../../tools/precompress/walk');
+const { isCompressibleName } = require('../../server/files/tree-walk');
 
 const NAMES = [
   // [name, compressed?]

@@ -13,9 +13,9 @@ const { compileDictionaryRules, ruleFor } = require('../../server/config/diction
 const { SERVER } = require('../../server/config/schema');
 const { createEngines } = require('../../server/compression/codings');
 const { createDictionaryEngines, sha256 } = require('../../server/compression/dictionary-codings');
-const { listSourceFiles } = require('../precompress/walk');
-const { markdownTable } = require('../../bench/lib/markdown-table');
-const { formatBytes } = require('../precompress/report');
+const { listSourceFiles } = require('../../server/files/tree-walk');
+const { markdownTable } = require('../report/markdown-table');
+const { formatBytes } = require('../report/format-bytes');
 
 const PAIRS = 3;
 

@@ -2,9 +2,9 @@
 // The report of `negotiate-h2 codings`: a Markdown table (also readable in a terminal) and two
 // SVG bar charts in the style of the benchmark pages.
 
-const { markdownTable } = require('../../bench/lib/markdown-table');
-const { groupedBarChart } = require('../../bench/lib/svg-chart');
-const { formatBytes } = require('../precompress/report');
+const { markdownTable } = require('../report/markdown-table');
+const { groupedBarChart } = require('../report/svg-chart');
+const { formatBytes } = require('../report/format-bytes');
 
 const ratio = (r) => r.outputBytes / r.inputBytes;
 

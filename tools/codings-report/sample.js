@@ -4,7 +4,7 @@
 // a run stays bounded on large sites.
 
 const fs = require('node:fs/promises');
-const { listSourceFiles, isCompressibleName } = require('../precompress/walk');
+const { listSourceFiles, isCompressibleName } = require('../../server/files/tree-walk');
 const { MIN_COMPRESS_BYTES } = require('../../server/compression/compressibility');
 
 /**

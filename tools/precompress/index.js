@@ -19,7 +19,8 @@ const { parseToolArgs, usageText } = require('../../server/config/tool-args');
 const { PRECOMPRESS, defaultOf } = require('../../server/config/schema');
 const { VARIANT_EXTENSIONS, createEngines, warnUnavailable } = require('../../server/compression/codings');
 const { precompressDeltas } = require('./deltas');
-const { listSourceFiles, listNamedFiles, isCompressibleName } = require('./walk');
+const { listSourceFiles, listNamedFiles, isCompressibleName } = require('../../server/files/tree-walk');
+const { forEachLimited } = require('../../server/files/for-each-limited');
 const { lstatVariant, writeVariant, removeVariant } = require('./variant');
 const { Manifest } = require('./manifest');
 const { formatSummary, createProgressLine } = require('./report');
@@ -61,15 +62,6 @@ function checkCodings(codings, engines) {
     }
     if (!engines.available.includes(coding)) throw usageError(`coding '${coding}' is not available in this runtime`);
   }
-}
-
-/** Runs `task` over `items` with at most `limit` in progress; starts none after `signal` aborts. */
-async function forEachLimited(items, limit, task, signal) {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length && !signal?.aborted) await task(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 const NOT_OURS = 'exists, not written by precompress (use --force)';
@@ -343,4 +335,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { precompressDir, forEachLimited, main };
+module.exports = { precompressDir, main };

@@ -2,18 +2,7 @@
 // Human-readable output of `npm run precompress`: a single self-overwriting
 // progress line on terminals, and the summary table.
 
-/** @param {number} bytes */
-function formatBytes(bytes) {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
+const { formatBytes } = require('../report/format-bytes');
 
 const saving = ({ bytesBefore, bytesAfter }) => (bytesBefore === 0 ? '-' : `${(100 * (1 - bytesAfter / bytesBefore)).toFixed(1)}%`);
 
@@ -62,4 +51,4 @@ function createProgressLine(stream) {
   };
 }
 
-module.exports = { formatSummary, formatBytes, createProgressLine };
+module.exports = { formatSummary, createProgressLine };

@@ -5,10 +5,10 @@
 
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const { typeOfName, isVariantName, whyNotCompressible } = require('../../server/compression/compressibility');
-const { CONFIG_NAME } = require('../../server/config/config-file');
-const { hasDotSegment } = require('../../server/files/resolve-path');
-const { isDotName } = require('../../server/http/request-path');
+const { typeOfName, isVariantName, whyNotCompressible } = require('../compression/compressibility');
+const { CONFIG_NAME } = require('../config/config-file');
+const { hasDotSegment } = require('./resolve-path');
+const { isDotName } = require('../http/request-path');
 
 const NONE = new Set();
 
