@@ -4,7 +4,7 @@
 // choice and why, in words. Built from the Selection the core made, never a second decision.
 
 const { negotiate, isAcceptable } = require('./negotiate');
-const { parseAcceptEncoding, qualityOf } = require('./accept-encoding');
+const { parseAcceptEncoding, qualityOf } = require('../http/accept-encoding');
 
 // info: the FileInfo; offer: the core's current offer for it ({ offered, offeredKey,
 // unavailable }); preference: the server's codings in order; ae: the Accept-Encoding (undefined
@@ -17,7 +17,7 @@ function explanation({ info, offer, preference, ae, selection, sizes }) {
     const q = qualityOf(parsed, coding);
     return {
       coding,
-      // negotiator's weight for it; JSON has no NaN (q=abc) or Infinity (q=1e999): as strings.
+      // the client's weight for it; JSON has no NaN (q=abc) or Infinity (q=1e999): as strings.
       q: Number.isFinite(q) ? q : String(q),
       acceptable: isAcceptable(ae, coding),
       available,

@@ -1,13 +1,13 @@
 'use strict';
-// Accept-Encoding as pure functions: the decision (server/decision/negotiate.js, `accepts`), the weights
-// the /_negotiate report shows (server/decision/accept-encoding.js), and generated corpora of well-formed
-// and malformed headers on which those weights must give exactly negotiator's acceptability and
-// choice. negotiator is the copy `accepts` loads, so the test compares against what decides.
+// Accept-Encoding as pure functions: the one parser (server/http/accept-encoding.js), the decision
+// built on it (server/decision/negotiate.js), and generated corpora of well-formed and malformed
+// headers on which both must give exactly negotiator's acceptability and choice (negotiator, a
+// devDependency, is what express and most of Node's ecosystem negotiate with).
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const Negotiator = require(require.resolve('negotiator', { paths: [require.resolve('accepts')] }));
-const { parseAcceptEncoding, qualityOf } = require('../../server/decision/accept-encoding');
+const Negotiator = require('negotiator');
+const { parseAcceptEncoding, qualityOf } = require('../../server/http/accept-encoding');
 const { negotiate, isAcceptable } = require('../../server/decision/negotiate');
 const { createRandom } = require('../fuzz/random');
 

@@ -1,13 +1,11 @@
 'use strict';
-// The q-value negotiator 1.x gives each coding, for the /_negotiate report only: the decision
-// and whether a coding is acceptable come from `accepts` itself (server/decision/negotiate.js), so they
-// have one source. The q cannot: negotiator returns only names, in order, and its lib/ files
-// are private and return no q either. So this reads the header exactly as negotiator 1.1 does:
-// members split by the `content-type` parser it uses (the documented options its lib/accept.js
-// passes), then the rules of its lib/encoding.js. test/unit/accept-encoding.test.js proves on
-// generated well-formed and malformed headers that q > 0 is negotiator's acceptability and that
-// sorting by q (ties to the server preference) is its ranking; a negotiator upgrade that reads
-// differently fails that test.
+// The one Accept-Encoding parser (RFC 9110 12.5.3): the decision (server/decision/negotiate.js)
+// and the /_negotiate report's q-values both read the header here, so the two cannot disagree.
+// It reads the field as negotiator 1.1 (what express, koa and Node's ecosystem use) does, so a
+// client gets the coding it would get there: members split by the `content-type` parser
+// (`comma: true`), an unparsable q read with parseFloat, identity added at the lowest q when the
+// header names neither it nor `*`. test/unit/accept-encoding.test.js holds it to negotiator's
+// acceptability and ranking on generated well-formed and malformed headers.
 
 const contentType = require('content-type');
 
