@@ -9,6 +9,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { writeFileSync } = require('node:fs');
 const { execFileSync } = require('node:child_process');
+// node-forge (a devDependency) reads the certificates back: an X.509 implementation that is not ours.
 const forge = require('node-forge');
 const { loadCertificate, generateSelfSigned } = require('../../server/tls/certs');
 const { Logger } = require('../../server/log/logger');
