@@ -53,7 +53,7 @@ const OID = {
 
 // Names as UTF8String (RFC 5280 4.1.2.4): PrintableString has no '@' (as in user@host), and
 // Chromium rejects a certificate whose names break their string type.
-function names(commonName, organizationName) {
+function distinguishedName(commonName, organizationName) {
   const rdn = (type, value) => der.set(der.sequence(der.oid(type), der.utf8String(value)));
   return der.sequence(rdn(OID.commonName, commonName), rdn(OID.organizationName, organizationName));
 }
@@ -139,7 +139,7 @@ function sign({ publicKey, subject, issuer, signingKey, days, extensions }) {
 // Resolves { cert, key } PEM strings of a CA named `name` (CA:true, keyCertSign + cRLSign).
 async function makeCa(name) {
   const { publicKey, privateKey } = await newKeyPair();
-  const subject = names(name, 'negotiate-h2');
+  const subject = distinguishedName(name, 'negotiate-h2');
   const cert = sign({
     publicKey,
     subject,
@@ -155,17 +155,18 @@ async function makeCa(name) {
   return { cert, key: privateKey };
 }
 
-// Resolves { cert, key } PEM strings of a server certificate for localhost, 127.0.0.1 and ::1,
-// signed by `ca` ({ cert, key } PEM) or, without one, by its own key.
-async function makeLeaf(ca = null) {
+// Resolves { cert, key } PEM strings of a server certificate for `names` (DNS names and IP
+// addresses; localhost, 127.0.0.1 and ::1 by default), signed by `ca` ({ cert, key } PEM) or,
+// without one, by its own key.
+async function makeLeaf(ca = null, names = LEAF_NAMES) {
   const { publicKey, privateKey } = await newKeyPair();
-  const subject = names('localhost', LEAF_ORGANIZATION);
+  const subject = distinguishedName('localhost', LEAF_ORGANIZATION);
   const extensions = [
     // cA FALSE is the DEFAULT, which DER leaves out: an empty SEQUENCE.
     extension(OID.basicConstraints, der.sequence(), true),
     extension(OID.keyUsage, keyUsage([KEY_USAGE.digitalSignature, KEY_USAGE.keyEncipherment]), true),
     extension(OID.extKeyUsage, der.sequence(der.oid(OID.serverAuth))),
-    extension(OID.subjectAltName, altNames(LEAF_NAMES)),
+    extension(OID.subjectAltName, altNames(names)),
     extension(OID.subjectKeyIdentifier, der.octetString(publicKeyParts(publicKey).keyIdentifier)),
   ];
   if (ca) {
