@@ -102,8 +102,8 @@ async function runServer(options) {
     return;
   }
   let background = null;
-  if (cluster.isWorker) process.send({ type: 'listening', url: server.url, httpUrl: server.httpUrl });
-  else background = announce(log, server.url, server.httpUrl, options);
+  if (cluster.isWorker) process.send({ type: 'listening', url: server.url, httpUrl: server.httpUrl, lanUrls: server.lanUrls });
+  else background = announce(log, server, options);
   onSignals(async () => {
     log.info('shutting down: finishing in-flight requests');
     background?.stop();
@@ -114,8 +114,9 @@ async function runServer(options) {
 
 // Once listening: the URL, then precompression of the root in the background (see
 // background-precompress.js) and with --watch the watcher; returns { stop() } for both.
-function announce(log, url, httpUrl, options) {
+function announce(log, { url, httpUrl, lanUrls }, options) {
   log.always(`listening on ${url} (${options.https ? 'h2 and http/1.1' : 'http/1.1'})` + (httpUrl !== null ? `; ${httpUrl} redirects there` : ''));
+  if (lanUrls.length > 0) log.always(`on the network: ${lanUrls.join(' ')}`);
   if (!options.https) log.warn('TLS is off (--no-tls): plain HTTP/1.1, unencrypted, for local development only');
   const precompress = {
     encodings: options.encodings,
@@ -155,7 +156,7 @@ async function runPrimary(options) {
   const fork = () => cluster.fork().on('message', (msg) => {
     if (msg.type !== 'listening') return;
     if (++ready === 1) for (let i = 1; i < options.workers; i++) fork();
-    if (ready === options.workers) background = announce(log, msg.url, msg.httpUrl, options);
+    if (ready === options.workers) background = announce(log, msg, options);
   });
   fork();
   cluster.on('exit', (worker, code, signal) => {

@@ -19,6 +19,8 @@ export interface ServerOptions {
   key?: string;
   /** where the localhost certificate signed by the local CA is made and reused */
   certsDir?: string;
+  /** a name or address the local certificate covers besides localhost (repeatable; with --host 0.0.0.0 or :: it covers every address of this machine too) */
+  certHosts?: string[] | string;
   /** where the local CA is made once (trust it with "negotiate-h2 trust") */
   caDir?: string;
   /** false: serve plain HTTP/1.1 on --port instead of HTTPS: for local development only (no HTTP/2, no encryption) (default: true) */

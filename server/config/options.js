@@ -129,7 +129,7 @@ function normalizeOptions(input = {}, { middleware = false } = {}) {
 function helpText() {
   const lines = ['Usage: negotiate-h2 [dir] [options]   (dir: the directory to serve, default the current one)', '', 'Options (each has the environment twin shown under it; flags win):'];
   for (const entry of CLI) {
-    const left = `  ${entry.short !== undefined ? `-${entry.short}, ` : ''}--${entry.flag}${entry.arg ? ' ' + entry.arg : ''}`;
+    const left = `  ${entry.short !== undefined ? `-${entry.short}, ` : ''}--${entry.flag}${entry.arg ? ' ' + entry.arg : ''}${entry.multiple ? ' ...' : ''}`;
     const def = entry.def !== undefined && !entry.bool ? ` (default: ${entry.def})` : '';
     lines.push(`${left.padEnd(26)} ${entry.help}${def}`);
     if (!entry.command) lines.push(`${''.padEnd(26)} env ${envName(entry)}`);

@@ -40,6 +40,23 @@ const hostName = described({ type: 'string', minLength: 1 }, (value) => {
   return host.name;
 });
 
+// A DNS name (RFC 1123 labels, a leading `*.` wildcard allowed, RFC 6125 6.4.3) or an IP
+// address, as a certificate's subjectAltName holds them.
+const DNS_NAME = /^(\*\.)?(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+function certificateName(value) {
+  const name = String(value).replace(/^\[(.*)\]$/, '$1');
+  if (net.isIP(name) !== 0) return name;
+  if (!DNS_NAME.test(name)) throw new Error(`expected a DNS name (such as my-laptop.local or *.example.test) or an IP address, got "${value}"`);
+  return name.toLowerCase();
+}
+
+// Names and addresses for a certificate: an array, or a comma-separated string (an environment
+// variable), without duplicates.
+const certificateNameList = described({ anyOf: [{ type: 'array', items: { type: 'string', minLength: 1 } }, { type: 'string' }] }, (value) => {
+  const list = Array.isArray(value) ? value : String(value).split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return [...new Set(list.map(certificateName))];
+});
+
 function oneOf(allowed) {
   return described({ enum: allowed }, (value) => {
     if (!allowed.includes(value)) throw new Error(`expected one of ${allowed.join(', ')}, got "${value}"`);
@@ -124,6 +141,6 @@ function objectOf(what, schema) {
 }
 
 module.exports = {
-  described, intIn, port, hostName, oneOf, endpointPath, levelsOf, formatLevels, defaultLevels, codingList,
+  described, intIn, port, hostName, certificateNameList, oneOf, endpointPath, levelsOf, formatLevels, defaultLevels, codingList,
   headerValue, nonEmptyString, parseBool, positiveNumber, objectOf,
 };

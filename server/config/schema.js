@@ -92,6 +92,7 @@ const SERVER = [
   { flag: 'cert', key: 'cert', arg: 'FILE', parse: p.nonEmptyString, help: 'PEM certificate (with --key), reloaded when it changes or on SIGHUP; default: made in --certs-dir, signed by the local CA' },
   { flag: 'key', key: 'key', arg: 'FILE', parse: p.nonEmptyString, help: 'PEM private key (with --cert)' },
   { flag: 'certs-dir', key: 'certsDir', arg: 'DIR', def: path.join(userConfigDir(), 'certs'), parse: p.nonEmptyString, help: 'where the localhost certificate signed by the local CA is made and reused' },
+  { flag: 'cert-host', key: 'certHosts', arg: 'NAME', multiple: true, parse: p.certificateNameList, help: 'a name or address the local certificate covers besides localhost (repeatable; with --host 0.0.0.0 or :: it covers every address of this machine too)' },
   { flag: 'ca-dir', key: 'caDir', arg: 'DIR', def: userConfigDir(), parse: p.nonEmptyString, help: 'where the local CA is made once (trust it with "negotiate-h2 trust")' },
   { flag: 'no-tls', key: 'https', bool: true, def: true, help: 'serve plain HTTP/1.1 on --port instead of HTTPS: for local development only (no HTTP/2, no encryption)' },
   { flag: 'http-port', key: 'httpPort', arg: 'N', parse: p.port, help: 'plain-HTTP port that redirects to HTTPS (off by default)' },

@@ -9,6 +9,7 @@ const { normalizeOptions, optionName } = require('../config/options');
 const { ConfigError } = require('../errors');
 const { loggerFor } = require('../log/logger');
 const { loadCertificate, certificateNames } = require('../tls/certs');
+const { isWildcardHost, reachableAddresses, urlHost } = require('../tls/local-names');
 const { createCore } = require('../site/create-core');
 const { createRedirectServer } = require('./redirect-server');
 const { watchCertificates } = require('../tls/reload');
@@ -74,7 +75,11 @@ async function startServer(input = {}) {
   const server = listener.server;
   const port = server.address().port;
   const name = loopbackName(options.host);
-  const url = `${tls !== null ? 'https' : 'http'}://${name.includes(':') ? `[${name}]` : name}:${port}/`;
+  const scheme = tls !== null ? 'https' : 'http';
+  const url = `${scheme}://${urlHost(name)}:${port}/`;
+  // Listening on every interface: the addresses other devices reach it at (the local
+  // certificate covers them, server/tls/local-names.js).
+  const lanUrls = isWildcardHost(options.host) ? reachableAddresses(options.host).map((address) => `${scheme}://${urlHost(address)}:${port}/`) : [];
 
   // Stops accepting, lets in-flight responses finish (HTTP/2 connections get GOAWAY, HTTP/1.1
   // ones Connection: close), and forces whatever is left after timeoutMs.
@@ -108,7 +113,8 @@ async function startServer(input = {}) {
     url,
     port,
     httpPort: redirectServer !== null ? redirectServer.address().port : null,
-    httpUrl: redirectServer !== null ? `http://${name.includes(':') ? `[${name}]` : name}:${redirectServer.address().port}/` : null,
+    httpUrl: redirectServer !== null ? `http://${urlHost(name)}:${redirectServer.address().port}/` : null,
+    lanUrls,
     certificate: tls !== null ? tls.cert : null,
     close,
     get stats() { return core.stats; },

@@ -7,7 +7,8 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { ConfigError } = require('../errors');
 const { optionName } = require('../config/options');
-const { makeLeaf, LEAF_ORGANIZATION, LEAF_NAMES, DAY_MS } = require('./x509');
+const { makeLeaf, LEAF_ORGANIZATION, DAY_MS } = require('./x509');
+const { leafNames, canonicalName } = require('./local-names');
 const { loadOrCreateCa, TRUST_COMMAND } = require('./local-ca');
 const { writePemPair } = require('./write-pem-pair');
 
@@ -63,8 +64,9 @@ function parseCertificate(cert) {
 }
 
 // Why the pair in the certs directory cannot serve (null: it can). `x509` is null when the
-// certificate does not parse, `key` null when its file is missing.
-function leafProblem(x509, key, ca) {
+// certificate does not parse, `key` null when its file is missing; `names` what it must name,
+// no more and no less (a name dropped from --cert-host is dropped from the certificate too).
+function leafProblem(x509, key, ca, names) {
   if (x509 === null) return 'is not a PEM certificate';
   if (key === null) return `has no ${KEY_FILE} next to it`;
   let keyMatches;
@@ -76,8 +78,9 @@ function leafProblem(x509, key, ca) {
   if (!keyMatches) return `does not match ${KEY_FILE}`;
   if (!x509.checkIssued(ca.x509) || !x509.verify(ca.x509.publicKey)) return `is not signed by the local CA in ${ca.certFile}`;
   if (Date.parse(x509.validTo) < Date.now() + RENEW_BEFORE_DAYS * DAY_MS) return `expires within ${RENEW_BEFORE_DAYS} days (${x509.validTo})`;
-  const names = new Set(certificateNames(x509.toString()).map((n) => (n === '0:0:0:0:0:0:0:1' ? '::1' : n)));
-  if (!LEAF_NAMES.every((n) => names.has(n))) return `does not name all of ${LEAF_NAMES.join(', ')}`;
+  const held = new Set(certificateNames(x509.toString()).map(canonicalName));
+  const wanted = new Set(names.map(canonicalName));
+  if (held.size !== wanted.size || [...wanted].some((n) => !held.has(n))) return `names ${[...held].join(', ')}, not ${[...wanted].join(', ')}`;
   return null;
 }
 
@@ -98,11 +101,16 @@ async function readIfPresent(file) {
   }
 }
 
-// Resolves { cert, key, generated, certFile } from options.cert/key, or the localhost
-// certificate in options.certsDir signed by the CA in options.caDir (both made when needed).
+// Resolves { cert, key, generated, certFile } from options.cert/key, or the local certificate
+// in options.certsDir (localhost, --cert-host's names, every reachable address when listening
+// on all of them) signed by the CA in options.caDir (both made when needed).
 async function loadCertificate(options, log) {
-  const { cert, certsDir, caDir } = options;
-  if (cert) return { ...(await readConfiguredPair(options)), generated: false, certFile: cert };
+  const { cert, certsDir, caDir, certHosts = [] } = options;
+  if (cert) {
+    if (certHosts.length > 0) throw new ConfigError(`${optionName(options, 'certHosts')}: adds names to the local certificate, but ${optionName(options, 'cert')} serves your own`);
+    return { ...(await readConfiguredPair(options)), generated: false, certFile: cert };
+  }
+  const names = leafNames(options);
   const ca = await loadOrCreateCa(caDir, log);
   const certFile = path.join(certsDir, CERT_FILE);
   const keyFile = path.join(certsDir, KEY_FILE);
@@ -115,7 +123,7 @@ async function loadCertificate(options, log) {
   }
   if (existing.cert !== null) {
     const x509 = parseCertificate(existing.cert);
-    const problem = leafProblem(x509, existing.key, ca);
+    const problem = leafProblem(x509, existing.key, ca, names);
     if (problem === null) return { cert: existing.cert, key: existing.key, generated: false, certFile };
     if (!madeByTool(x509)) {
       throw new ConfigError(`--certs-dir: ${certFile} ${problem} and was not made by negotiate-h2; move it away, or serve it with --cert/--key`);
@@ -124,14 +132,14 @@ async function loadCertificate(options, log) {
   } else if (existing.key !== null) {
     throw new ConfigError(`--certs-dir: ${keyFile} exists without ${CERT_FILE}; move it away`);
   }
-  const pair = await makeLeaf(ca);
+  const pair = await makeLeaf(ca, names);
   try {
     await fs.mkdir(certsDir, { recursive: true, mode: 0o700 });
     await writePemPair({ certFile, keyFile }, pair);
   } catch (err) {
     throw certsDirError(err);
   }
-  log.info(`made a localhost certificate signed by the local CA in ${certFile} (reused on later starts); trust ${ca.certFile} with "${TRUST_COMMAND}", or curl --cacert it`);
+  log.info(`made a certificate for ${names.join(', ')} signed by the local CA in ${certFile} (reused on later starts); trust ${ca.certFile} with "${TRUST_COMMAND}", or curl --cacert it`);
   return { ...pair, generated: true, certFile };
 }
 

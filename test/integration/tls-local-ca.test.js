@@ -9,6 +9,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { writeFileSync } = require('node:fs');
 const { execFileSync } = require('node:child_process');
+// node-forge (a devDependency) reads the certificates back: an X.509 implementation that is not ours.
 const forge = require('node-forge');
 const { loadCertificate, generateSelfSigned } = require('../../server/tls/certs');
 const { Logger } = require('../../server/log/logger');
@@ -164,3 +165,28 @@ function hasOpenssl() {
     return false;
   }
 }
+
+test('--cert-host names are added to the local certificate, which is remade when the set changes', async (t) => {
+  const { caDir, certsDir } = await dirs(t);
+  const lines = [];
+  const recording = { info: (line) => lines.push(line), warn: (line) => lines.push(line), debug() {} };
+  const plain = await loadCertificate({ caDir, certsDir, host: '127.0.0.1', certHosts: [] }, log);
+  const named = await loadCertificate({ caDir, certsDir, host: '127.0.0.1', certHosts: ['my-box.test', '10.9.8.7'] }, recording);
+  assert.equal(named.generated, true);
+  assert.match(lines.join(''), /remaking .*localhost-cert\.pem: it names localhost, 127\.0\.0\.1, ::1, not localhost, 127\.0\.0\.1, ::1, my-box\.test, 10\.9\.8\.7/);
+  const x509 = new crypto.X509Certificate(named.cert);
+  assert.equal(x509.subjectAltName, 'DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, DNS:my-box.test, IP Address:10.9.8.7');
+  assert.equal(x509.checkHost('my-box.test'), 'my-box.test');
+  assert.equal(x509.checkIP('10.9.8.7'), '10.9.8.7');
+  // The same set again: reused. A name dropped: remade without it.
+  assert.equal((await loadCertificate({ caDir, certsDir, host: '127.0.0.1', certHosts: ['10.9.8.7', 'my-box.test'] }, log)).cert, named.cert);
+  const again = await loadCertificate({ caDir, certsDir, host: '127.0.0.1', certHosts: [] }, log);
+  assert.equal(again.generated, true);
+  assert.equal(new crypto.X509Certificate(again.cert).subjectAltName, new crypto.X509Certificate(plain.cert).subjectAltName);
+});
+
+test('--cert-host with --cert is refused in one line', async (t) => {
+  const { caDir, certsDir } = await dirs(t);
+  await assert.rejects(loadCertificate({ caDir, certsDir, cert: '/x.pem', key: '/y.pem', certHosts: ['a.test'] }, log),
+    (err) => err instanceof ConfigError && /certHosts: adds names to the local certificate, but cert serves your own/.test(err.message));
+});
