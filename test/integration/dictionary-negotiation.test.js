@@ -321,3 +321,21 @@ test('deltas are made ahead of time into the cache folder and served from there 
   assert.deepEqual(dcb.body, before.dcb.body);
   await waitFor(async () => (await fs.readFile(dcbFile)).equals(before.dcb.body), { what: 'the tampered delta replaced' });
 });
+
+// A dot file is never served, so it must never answer for its hash either: the delta would tell a
+// client that guessed its content that it guessed right, and /_negotiate would name it.
+forEachEngine((engine) => {
+  test('a dot file the rule matches is no dictionary', async (t) => {
+    const s = await startTestServer({ engine, files: { 'assets/.env.js': V1, 'assets/app.v2.js': V2, 'assets/app.v0.js': V0 }, dictionaries: [{ match: '/assets/*.js' }] });
+    t.after(() => s.close());
+    await waitFor(() => s.stats.dictionaries >= 2, { what: 'the dictionary scan' });
+    const headers = { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH };
+    assert.equal((await s.h2('/assets/.env.js', { headers })).status, 404);
+    assert.equal((await s.h2('/assets/app.v2.js', { headers })).headers['content-encoding'], 'br');
+    assert.equal((await s.h1('/assets/app.v2.js', { headers })).headers['content-encoding'], 'br');
+    const report = JSON.parse((await s.h2(`/_negotiate?path=/assets/app.v2.js&ad=${encodeURIComponent(V1_HASH)}`)).body);
+    assert.equal(report.dictionary.available, null);
+    assert.equal(report.dictionary.reason, 'the server holds no dictionary with that hash for this path');
+    assert.equal(s.stats.dictionaries, 2);
+  });
+});
