@@ -20,6 +20,7 @@ const { Spool } = require('../files/spool');
 const { deltaPath, readDelta, writeDelta } = require('../files/delta-store');
 const { RequestError } = require('../errors');
 const { isPreflight, preflight, allowAnyOrigin } = require('./cors');
+const { RepeatedWarnings } = require('../log/repeated-warnings');
 
 const RESTARTS = 2;
 // Delta representations kept per file snapshot (each client's dictionary makes its own).
@@ -43,6 +44,8 @@ class Core {
     Object.assign(this, { store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure });
     // Deltas being written to the cache folder (keptOrMadeDelta).
     this.deltaWrites = new Set();
+    // A cache folder that is read-only or full fails every delta's write alike: one line a cause.
+    this.cacheWarnings = new RepeatedWarnings(log);
     // The deltas made ahead of time once the dictionaries are known (site/create-core.js): a
     // promise of their number.
     this.deltasAhead = Promise.resolve(0);
@@ -208,7 +211,7 @@ class Core {
     const bytes = await this.dictionaryEngines.compress(coding, input, dictionary, hash);
     // Once closed, nothing more is written: close() waits for the writes under way.
     if (file !== null && !this.dictionaries.closed && savesBytes(bytes.length, input.length)) {
-      const write = writeDelta(file, bytes).catch((err) => this.log.warn(`${coding} delta of ${info.real} not kept: ${err.message}`))
+      const write = writeDelta(file, bytes).catch((err) => this.cacheWarnings.warn(err.code ?? 'delta', `${coding} delta of ${info.real} not kept: ${err.message}`))
         .finally(() => this.deltaWrites.delete(write));
       this.deltaWrites.add(write);
     }
@@ -447,7 +450,7 @@ class Core {
   close() {
     this.dictionaries.close();
     this.store.close();
-    return Promise.all([this.dictionaries.flushed(), ...this.deltaWrites]);
+    return Promise.all([this.dictionaries.flushed(), ...this.deltaWrites]).then(() => this.cacheWarnings.flush());
   }
 
   errorResponse(err, isHead) {

@@ -31,6 +31,7 @@ const { sha256 } = require('../compression/dictionary-codings');
 const { ruleFor } = require('../config/dictionary-rules');
 const { saveRetired, removeRetired, loadRetired } = require('./retired-dictionaries');
 const { parseRequestPath } = require('../http/request-path');
+const { RepeatedWarnings } = require('../log/repeated-warnings');
 
 const MAX_PER_RULE = 64;
 const RETIRED_MAX_ENTRIES = 64;
@@ -65,6 +66,7 @@ class DictionaryIndex {
     // FileInfo → { hash, key (its base64) }, computed once per snapshot of a file.
     this.hashes = new WeakMap();
     this.closed = false;
+    this.diskWarnings = new RepeatedWarnings(log);
     // The disk's writes and deletions, one at a time, in the order the memory saw them.
     this.disk = Promise.resolve();
   }
@@ -156,13 +158,13 @@ class DictionaryIndex {
     if (this.retiredDir === null) return;
     const hex = hash.toString('hex');
     this.disk = this.disk.then(() => op(this.retiredDir, hex)).catch((err) => {
-      this.log.warn(`dictionaries: ${this.retiredDir}: ${err.message}`);
+      this.diskWarnings.warn(err.code ?? 'disk', `dictionaries: ${this.retiredDir}: ${err.message}`);
     });
   }
 
-  // Resolves once the disk holds what the memory does (tests, close).
+  // Resolves once the disk holds what the memory does (tests, close), its warnings said.
   flushed() {
-    return this.disk;
+    return this.disk.then(() => this.diskWarnings.flush());
   }
 
   // Takes back the previous contents the cache folder kept (a file whose bytes do not hash to

@@ -339,3 +339,33 @@ forEachEngine((engine) => {
     assert.equal(s.stats.dictionaries, 2);
   });
 });
+
+// The engines play no part in the cache folder's writes: one is enough.
+test('a cache folder that cannot be written costs one warning line per cause, then a count at close', { timeout: 60_000 }, async (t) => {
+  const tmp = await makeTempDir();
+  t.after(() => fs.rm(tmp, { recursive: true, force: true }));
+  // A file where the cache folder should be: every write fails alike (as root, a read-only mode
+  // would not stop one).
+  const cacheDir = path.join(tmp, 'cache');
+  await fs.writeFile(cacheDir, 'not a folder');
+  const warnings = [];
+  const logger = { enabled: () => true, warn: (m) => warnings.push(m), info() {}, debug() {}, error() {}, always() {}, drain: async () => {} };
+  const files = Object.fromEntries([0, 1, 2, 3, 4, 5].map((v) => [`assets/app.v${v}.js`, appScript(`v${v}`)]));
+  const s = await startTestServer({ files, cacheDir, dictionaries: [RULE], logger });
+  await waitFor(() => s.stats.dictionaries >= 6, { what: 'the dictionary scan' });
+  let deltas = 0;
+  for (let file = 0; file < 6; file++) {
+    for (let dictionary = 0; dictionary < 6; dictionary++) {
+      if (file === dictionary) continue;
+      const r = await s.h2(`/assets/app.v${file}.js`, { headers: { 'accept-encoding': 'dcb', 'available-dictionary': sfHash(files[`assets/app.v${dictionary}.js`]) } });
+      if (r.headers['content-encoding'] === 'dcb') deltas++;
+    }
+  }
+  assert.equal(deltas, 30);
+  const notKept = () => warnings.filter((m) => m.includes('not kept'));
+  await waitFor(() => notKept().length >= 1, { what: 'the first warning' });
+  assert.equal(notKept().length, 1, notKept().join('\n'));
+  await s.close();
+  assert.equal(notKept().length, 2, notKept().join('\n'));
+  assert.match(notKept()[1], /\(\d+ more like this in the last \d+ s\)$/);
+});
