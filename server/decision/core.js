@@ -17,12 +17,14 @@ const { explanation } = require('./explain');
 const { savesBytes } = require('../compression/compressibility');
 const { openFileBody } = require('../files/file-body');
 const { Spool } = require('../files/spool');
-const { deltaPath, readDelta, writeDelta } = require('../files/delta-store');
 const { RequestError } = require('../errors');
 const { isPreflight, preflight, allowAnyOrigin } = require('./cors');
 const { RepeatedWarnings } = require('../log/repeated-warnings');
 
 const RESTARTS = 2;
+// Thrown past the delta work budget (keptOrMadeDelta).
+const OVER_BUDGET = Object.freeze(Object.assign(new Error('past the delta work budget'), { code: 'ERR_DELTA_BUDGET' }));
+const UNCHARGED = () => true;
 // Delta representations kept per file snapshot (each client's dictionary makes its own).
 const DELTA_REPS = 8;
 const TEXT = 'text/plain; charset=utf-8';
@@ -39,9 +41,10 @@ class Core {
   // makers (compression/dictionary-codings.js); deltaCodings: the dictionary codings offered, in
   // preference order (deltaOrder there), ahead of every other coding since a delta is smaller
   // than any of them; secure: whether requests come over TLS (RFC 9842 offers dictionaries over
-  // HTTPS only).
-  constructor({ store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure }) {
-    Object.assign(this, { store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure });
+  // HTTPS only). deltaStore: the deltas kept in the cache folder (files/delta-store.js);
+  // deltaBudget: the delta work requests may cause (compression/delta-budget.js).
+  constructor({ store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure, deltaStore, deltaBudget }) {
+    Object.assign(this, { store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure, deltaStore, deltaBudget });
     // Deltas being written to the cache folder (keptOrMadeDelta).
     this.deltaWrites = new Set();
     // A cache folder that is read-only or full fails every delta's write alike: one line a cause.
@@ -55,13 +58,14 @@ class Core {
   }
 
   // Never rejects: unexpected failures become a 500 descriptor. Every response of every engine
-  // comes from here, so --cors is applied here once.
-  decide(method, target, headers) {
-    const d = this.respond(method, target, headers);
+  // comes from here, so --cors is applied here once. connection: any object that lives as long
+  // as the request's connection (the delta work budget is counted per connection), or null.
+  decide(method, target, headers, connection = null) {
+    const d = this.respond(method, target, headers, connection);
     return this.site.cors ? d.then(allowAnyOrigin) : d;
   }
 
-  async respond(method, target, headers) {
+  async respond(method, target, headers, connection) {
     this.requests++;
     const isHead = method === 'HEAD';
     if (method !== 'GET' && !isHead) return this.otherMethod(method, target, headers);
@@ -76,7 +80,7 @@ class Core {
         if (found.redirect) return redirect(found.redirect, isHead);
         if (found.listing) return await this.site.listDirectory(this.store.rootReal, found.listing, parsed.rel, isHead);
         try {
-          const d = this.serveFile(isHead, found.info, headers);
+          const d = this.serveFile(isHead, found.info, headers, connection);
           return typeof d.then === 'function' ? await d : d;
         } catch (err) {
           // The file changed between validation and open: look again with fresh metadata.
@@ -134,7 +138,7 @@ class Core {
   }
 
   // A descriptor, or a promise of one.
-  serveFile(isHead, info, headers) {
+  serveFile(isHead, info, headers, connection) {
     const ae = headers['accept-encoding'];
     let selection;
     if (info.dictionaryRule === null) {
@@ -142,7 +146,7 @@ class Core {
     } else {
       this.dictionaries.note(info);
       const hash = requestedDictionary(info.dictionaryRule, this.secure, headers, info.base.extraHeaders);
-      selection = hash === null ? this.select(info, ae) : this.selectDelta(info, ae, hash);
+      selection = hash === null ? this.select(info, ae) : this.selectDelta(info, ae, hash, connection);
     }
     if (selection.kind === 'pending') return selection.pending.then((settled) => this.present(isHead, settled, info, headers));
     return this.present(isHead, selection, info, headers);
@@ -160,58 +164,69 @@ class Core {
   // A request that names a dictionary (hash): the usual negotiation with the delta codings
   // offered first. A delta chosen is made against the dictionary once the index has found it
   // and checked its hash; without it (unknown, vanished, changed) the request is negotiated as
-  // if it had named none.
-  selectDelta(info, ae, hash) {
+  // if it had named none. The work a delta needs is charged to `connection` (see decide()).
+  selectDelta(info, ae, hash, connection) {
     if (this.deltaCodings.length === 0 || info.bytes === null || !info.compressible) return this.select(info, ae);
     const offer = this.offer(info);
     const coding = negotiate(ae, [...this.deltaCodings, ...offer.offered], this.deltaKey + offer.offeredKey);
     if (!Object.hasOwn(BASE_CODING, coding ?? '')) return this.select(info, ae);
     return pending(this.dictionaries.find(info.dictionaryRule, hash).then((dictionary) => {
       if (dictionary === null || !this.dictionaryEngines.accepts(coding, dictionary.bytes)) return settle(this.select(info, ae));
-      return this.delta(info, ae, coding, dictionary.bytes, hash);
+      return this.delta(info, ae, coding, dictionary.bytes, hash, (bytes) => this.deltaBudget.tryTake(connection, bytes));
     }));
   }
 
   // The file in the delta `coding` against `dictionary` (whose SHA-256 is `hash`): a settled
   // Selection, through the compression cache (one compression per file, coding and dictionary
-  // at a time). Past the compression cap, or when the delta is not smaller than the file, what
-  // the request would have had without a dictionary.
-  async delta(info, ae, coding, dictionary, hash) {
+  // at a time). Past the compression cap, past the delta work budget (charge(bytes) said no),
+  // or when the delta is not smaller than the file, what the request would have had without a
+  // dictionary.
+  async delta(info, ae, coding, dictionary, hash, charge) {
     const hex = hash.toString('hex');
-    const bytes = await this.deltaBytes(info, coding, dictionary, hash, hex);
+    const bytes = await this.deltaBytes(info, coding, dictionary, hash, hex, charge);
+    if (bytes === OVER_BUDGET) return settle(this.select(info, ae));
     if (bytes === null) return settle(this.fallback(info, ae));
     if (!savesBytes(bytes.length, info.stat.size)) return settle(this.select(info, ae));
     return this.deltaRep(info, coding, hex, bytes).selection;
   }
 
-  // The bytes of that delta, or null past the compression cap or on failure (logged).
-  async deltaBytes(info, coding, dictionary, hash, hex) {
+  // The bytes of that delta; null past the compression cap or on failure (logged), OVER_BUDGET
+  // when it needs work that charge(bytes) refused.
+  async deltaBytes(info, coding, dictionary, hash, hex, charge) {
     const key = `${info.cacheKeyPrefix}${coding}\0${hex}`;
     try {
       return this.cache.get(key) ?? await this.cache.getOrCompress(key, coding, () => Promise.resolve(info.bytes),
-        (input) => this.keptOrMadeDelta(info, coding, input, dictionary, hash, hex));
+        (input) => this.keptOrMadeDelta(info, coding, input, dictionary, hash, hex, charge));
     } catch (err) {
+      if (err === OVER_BUDGET) return OVER_BUDGET;
       this.log.error(`${coding} compression of ${info.real} failed: ${err.message}`);
       return null;
     }
   }
 
-  // A delta kept in the cache folder (files/delta-store.js) is used when it decodes, with the
-  // dictionary, to the file as it is now: decoding costs a fraction of compressing, and happens
-  // once per file snapshot, coding and dictionary (the compression cache keeps the result), so
-  // nothing is trusted for its name. Its name holds the settings of the coding, which are in
-  // the ETag: a delta made with others is not found. Otherwise the delta is made and kept.
-  async keptOrMadeDelta(info, coding, input, dictionary, hash, hex) {
-    const file = this.store.cacheDir === null ? null : deltaPath(this.store.cacheDir, info, coding + this.dictionaryEngines.settingsTag(coding), hex);
-    const kept = file === null ? null : await readDelta(file);
+  // A delta kept in the cache folder (files/delta-store.js) that this process made or checked is
+  // used as it is. One kept by another process (or before a restart) is used once it decoded,
+  // with the dictionary, to the file as it is now, which happens once (the store then trusts
+  // those bytes), so nothing is trusted for its name. Its name holds the settings of the coding,
+  // which are in the ETag: a delta made with others is not found. Otherwise the delta is made
+  // and kept. Checking and making are charged to the delta work budget (charge); past it,
+  // throws OVER_BUDGET.
+  async keptOrMadeDelta(info, coding, input, dictionary, hash, hex, charge) {
+    const file = this.deltaStore.path(info, coding + this.dictionaryEngines.settingsTag(coding), hex);
+    const kept = file === null ? null : await this.deltaStore.read(file);
+    if (kept !== null && kept.trusted) return kept.bytes;
+    if (!charge(input.length)) throw OVER_BUDGET;
     if (kept !== null) {
-      const decoded = await this.dictionaryEngines.decompress(coding, kept, dictionary, { maxOutputLength: input.length + 1 }).catch(() => null);
-      if (decoded !== null && decoded.equals(input)) return kept;
+      const decoded = await this.dictionaryEngines.decompress(coding, kept.bytes, dictionary, { maxOutputLength: input.length + 1 }).catch(() => null);
+      if (decoded !== null && decoded.equals(input)) {
+        this.deltaStore.trust(file, kept.bytes);
+        return kept.bytes;
+      }
     }
     const bytes = await this.dictionaryEngines.compress(coding, input, dictionary, hash);
     // Once closed, nothing more is written: close() waits for the writes under way.
     if (file !== null && !this.dictionaries.closed && savesBytes(bytes.length, input.length)) {
-      const write = writeDelta(file, bytes).catch((err) => this.cacheWarnings.warn(err.code ?? 'delta', `${coding} delta of ${info.real} not kept: ${err.message}`))
+      const write = this.deltaStore.write(file, bytes).catch((err) => this.cacheWarnings.warn(err.code ?? 'delta', `${coding} delta of ${info.real} not kept: ${err.message}`))
         .finally(() => this.deltaWrites.delete(write));
       this.deltaWrites.add(write);
     }
@@ -222,6 +237,7 @@ class Core {
   // of each rule's most recent files against their predecessors (DictionaryIndex.aheadPairs),
   // in every delta coding, kept in memory and in the cache folder as a request's would be
   // (deltaBytes), so a request meanwhile waits for the same compression instead of another.
+  // They are bounded in number (AHEAD_FILES, AHEAD_DICTIONARIES), not charged to the budget.
   // Resolves, when done or closed, with how many deltas it has in hand; never rejects.
   async prepareDeltas() {
     let made = 0;
@@ -233,7 +249,8 @@ class Core {
         if (info === null || info.kind !== 'file' || info.bytes === null || !info.compressible || dictionary === null) continue;
         for (const coding of this.deltaCodings) {
           if (!this.dictionaryEngines.accepts(coding, dictionary.bytes)) continue;
-          if (await this.deltaBytes(info, coding, dictionary.bytes, hash, hash.toString('hex')) !== null) made++;
+          const bytes = await this.deltaBytes(info, coding, dictionary.bytes, hash, hash.toString('hex'), UNCHARGED);
+          if (bytes !== null) made++;
         }
       }
     }
@@ -367,7 +384,7 @@ class Core {
       sizes[coding] = selection.kind === 'rep' ? selection.rep.size : null;
     }
     const dictionary = await this.explainDictionary(info, headers);
-    const selection = await settle(dictionary.hash === null ? this.select(info, ae) : this.selectDelta(info, ae, dictionary.hash));
+    const selection = await settle(dictionary.hash === null ? this.select(info, ae) : this.selectDelta(info, ae, dictionary.hash, null));
     const report = explanation({ info, offer: this.offer(info), preference: this.encodings, ae, selection, sizes });
     if (info.dictionaryRule === null) return report;
     const delta = selection.kind === 'rep' && selection.rep.source === 'dictionary';
@@ -471,6 +488,7 @@ class Core {
       compressionSlots: this.compressionBudget.stats,
       compressCache: { ...this.cache.stats },
       dictionaries: this.dictionaries.size,
+      deltaBudget: this.deltaBudget.stats,
       retiredDictionaries: this.dictionaries.retired.size,
       fileCache: this.store.stats,
       bufferedBytes: this.budget.stats,

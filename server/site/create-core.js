@@ -12,6 +12,9 @@ const { DictionaryIndex } = require('../files/dictionary-index');
 const { retiredDir } = require('../files/retired-dictionaries');
 const { CompressCache } = require('../compression/compress-cache');
 const { CompressionBudget } = require('../compression/compression-budget');
+const { DeltaBudget } = require('../compression/delta-budget');
+const { DeltaStore } = require('../files/delta-store');
+const { DELTA_WORK } = require('../config/limits');
 const { FileStore } = require('../files/file-store');
 const { createFileInfoBuilder } = require('../decision/file-info');
 const { rootCacheDir, realCacheDir } = require('../files/variant-cache');
@@ -93,6 +96,8 @@ function createCore(options, log) {
     dictionaries, dictionaryEngines,
     deltaCodings: hasRules && options.dynamic ? deltaOrder(options.encodings, dictionaryEngines.available) : [],
     secure: options.https,
+    deltaStore: new DeltaStore(cacheDir, options.cacheBytes),
+    deltaBudget: new DeltaBudget(DELTA_WORK),
     negotiateEndpoint, negotiatePath: options.negotiateEndpoint,
     budget: new ByteBudget(options.bufferedBytesLimit),
     spoolDisk: new ByteBudget(options.spoolDiskBytes),
