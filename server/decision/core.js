@@ -265,7 +265,8 @@ class Core {
     state.deltas ??= new Map();
     const name = `${coding}-${hex}`;
     const memo = state.deltas.get(name);
-    if (memo !== undefined && memo.bytes === bytes) return memo;
+    // The same bytes read again from the cache folder make the same representation.
+    if (memo !== undefined && (memo.bytes === bytes || memo.bytes.equals(bytes))) return memo;
     const rep = createRepresentation({
       ...info.base, coding, source: 'dictionary', size: bytes.length,
       etag: `"${info.identityTag}-${coding}${this.dictionaryEngines.settingsTag(coding)}-${hex.slice(0, 16)}"`,
