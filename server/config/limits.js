@@ -41,7 +41,7 @@ const LINGER_MS = 2_000;
 const PENDING_HANDSHAKES = { fdShare: 1 / 4, min: 16, max: 4096, unknownLimit: 256 };
 // Enough for the 8 KiB request-target limit plus ordinary headers, so over-long paths get 414.
 const MAX_HTTP1_HEADER_BYTES = 32 * 1024;
-// On-the-fly dictionary delta work (server/compression/delta-budget.js), in bytes of input made
+// On-the-fly dictionary delta work (server/dictionaries/delta-budget.js), in bytes of input made
 // into a delta or checked once: dcb at quality 5 makes 50 to 100 MB a second on one core, so the
 // process's rate costs at most about a sixth of a core, and a connection's burst covers a page's
 // scripts and styles after a release (a returning visitor's first page), then an eighth of that.

@@ -11,7 +11,8 @@ const { evaluatePreconditions, ifRangeAllows, NOT_MODIFIED, PRECONDITION_FAILED 
 const { parseRange, UNSATISFIABLE } = require('./range');
 const { createRepresentation, response } = require('./representation');
 const { requestedDictionary, dictionaryStatus } = require('./available-dictionary');
-const { BASE_CODING } = require('../compression/dictionary-codings');
+const { BASE_CODING } = require('../dictionaries/dictionary-codings');
+const { OVER_BUDGET } = require('../dictionaries/delta-maker');
 const { NONE, BUSY, pending, settle } = require('./selection');
 const { explanation } = require('./explain');
 const { savesBytes } = require('../compression/compressibility');
@@ -19,12 +20,8 @@ const { openFileBody } = require('../files/file-body');
 const { Spool } = require('../files/spool');
 const { RequestError } = require('../errors');
 const { isPreflight, preflight, allowAnyOrigin } = require('./cors');
-const { RepeatedWarnings } = require('../log/repeated-warnings');
 
 const RESTARTS = 2;
-// Thrown past the delta work budget (keptOrMadeDelta).
-const OVER_BUDGET = Object.freeze(Object.assign(new Error('past the delta work budget'), { code: 'ERR_DELTA_BUDGET' }));
-const UNCHARGED = () => true;
 // Delta representations kept per file snapshot (each client's dictionary makes its own).
 const DELTA_REPS = 8;
 const TEXT = 'text/plain; charset=utf-8';
@@ -37,18 +34,14 @@ class Core {
   // site: see site/index.js; its notFound and listDirectory are the decision's hooks for where
   // there is no file.
   // compressionBudget: the slots the cache and streaming compression share (compression-budget.js).
-  // dictionaries: the DictionaryIndex (files/dictionary-index.js); dictionaryEngines: the dcb/dcz
-  // makers (compression/dictionary-codings.js); deltaCodings: the dictionary codings offered, in
-  // preference order (deltaOrder there), ahead of every other coding since a delta is smaller
-  // than any of them; secure: whether requests come over TLS (RFC 9842 offers dictionaries over
-  // HTTPS only). deltaStore: the deltas kept in the cache folder (files/delta-store.js);
-  // deltaBudget: the delta work requests may cause (compression/delta-budget.js).
-  constructor({ store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure, deltaStore, deltaBudget }) {
-    Object.assign(this, { store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure, deltaStore, deltaBudget });
-    // Deltas being written to the cache folder (keptOrMadeDelta).
-    this.deltaWrites = new Set();
-    // A cache folder that is read-only or full fails every delta's write alike: one line a cause.
-    this.cacheWarnings = new RepeatedWarnings(log);
+  // dictionaries: the DictionaryIndex (dictionaries/dictionary-index.js); deltas: the
+  // DeltaMaker (dictionaries/delta-maker.js), which makes the delta bytes or says it cannot,
+  // and its codings, the dictionary codings offered in preference order, ahead of every other
+  // coding since a delta is smaller than any of them; secure: whether requests come over TLS
+  // (RFC 9842 offers dictionaries over HTTPS only).
+  constructor({ store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, deltas, secure }) {
+    Object.assign(this, { store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, deltas, secure });
+    this.deltaCodings = deltas.codings;
     // The deltas made ahead of time once the dictionaries are known (site/create-core.js): a
     // promise of their number.
     this.deltasAhead = Promise.resolve(0);
@@ -171,90 +164,21 @@ class Core {
     const coding = negotiate(ae, [...this.deltaCodings, ...offer.offered], this.deltaKey + offer.offeredKey);
     if (!Object.hasOwn(BASE_CODING, coding ?? '')) return this.select(info, ae);
     return pending(this.dictionaries.find(info.dictionaryRule, hash).then((dictionary) => {
-      if (dictionary === null || !this.dictionaryEngines.accepts(coding, dictionary.bytes)) return settle(this.select(info, ae));
-      return this.delta(info, ae, coding, dictionary.bytes, hash, (bytes) => this.deltaBudget.tryTake(connection, bytes));
+      if (dictionary === null || !this.deltas.accepts(coding, dictionary.bytes)) return settle(this.select(info, ae));
+      return this.delta(info, ae, coding, dictionary.bytes, hash, this.deltas.chargeTo(connection));
     }));
   }
 
   // The file in the delta `coding` against `dictionary` (whose SHA-256 is `hash`): a settled
-  // Selection, through the compression cache (one compression per file, coding and dictionary
-  // at a time). Past the compression cap, past the delta work budget (charge(bytes) said no),
+  // Selection. Past the compression cap, past the delta work budget (charge(bytes) said no),
   // or when the delta is not smaller than the file, what the request would have had without a
   // dictionary.
   async delta(info, ae, coding, dictionary, hash, charge) {
-    const hex = hash.toString('hex');
-    const bytes = await this.deltaBytes(info, coding, dictionary, hash, hex, charge);
+    const bytes = await this.deltas.bytes(info, coding, dictionary, hash, charge);
     if (bytes === OVER_BUDGET) return settle(this.select(info, ae));
     if (bytes === null) return settle(this.fallback(info, ae));
     if (!savesBytes(bytes.length, info.stat.size)) return settle(this.select(info, ae));
-    return this.deltaRep(info, coding, hex, bytes).selection;
-  }
-
-  // The bytes of that delta; null past the compression cap or on failure (logged), OVER_BUDGET
-  // when it needs work that charge(bytes) refused.
-  async deltaBytes(info, coding, dictionary, hash, hex, charge) {
-    const key = `${info.cacheKeyPrefix}${coding}\0${hex}`;
-    try {
-      return this.cache.get(key) ?? await this.cache.getOrCompress(key, coding, () => Promise.resolve(info.bytes),
-        (input) => this.keptOrMadeDelta(info, coding, input, dictionary, hash, hex, charge));
-    } catch (err) {
-      if (err === OVER_BUDGET) return OVER_BUDGET;
-      this.log.error(`${coding} compression of ${info.real} failed: ${err.message}`);
-      return null;
-    }
-  }
-
-  // A delta kept in the cache folder (files/delta-store.js) that this process made or checked is
-  // used as it is. One kept by another process (or before a restart) is used once it decoded,
-  // with the dictionary, to the file as it is now, which happens once (the store then trusts
-  // those bytes), so nothing is trusted for its name. Its name holds the settings of the coding,
-  // which are in the ETag: a delta made with others is not found. Otherwise the delta is made
-  // and kept. Checking and making are charged to the delta work budget (charge); past it,
-  // throws OVER_BUDGET.
-  async keptOrMadeDelta(info, coding, input, dictionary, hash, hex, charge) {
-    const file = this.deltaStore.path(info, coding + this.dictionaryEngines.settingsTag(coding), hex);
-    const kept = file === null ? null : await this.deltaStore.read(file);
-    if (kept !== null && kept.trusted) return kept.bytes;
-    if (!charge(input.length)) throw OVER_BUDGET;
-    if (kept !== null) {
-      const decoded = await this.dictionaryEngines.decompress(coding, kept.bytes, dictionary, { maxOutputLength: input.length + 1 }).catch(() => null);
-      if (decoded !== null && decoded.equals(input)) {
-        this.deltaStore.trust(file, kept.bytes);
-        return kept.bytes;
-      }
-    }
-    const bytes = await this.dictionaryEngines.compress(coding, input, dictionary, hash);
-    // Once closed, nothing more is written: close() waits for the writes under way.
-    if (file !== null && !this.dictionaries.closed && savesBytes(bytes.length, input.length)) {
-      const write = this.deltaStore.write(file, bytes).catch((err) => this.cacheWarnings.warn(err.code ?? 'delta', `${coding} delta of ${info.real} not kept: ${err.message}`))
-        .finally(() => this.deltaWrites.delete(write));
-      this.deltaWrites.add(write);
-    }
-    return bytes;
-  }
-
-  // Makes ahead of time, one at a time, the deltas returning visitors most likely ask for: those
-  // of each rule's most recent files against their predecessors (DictionaryIndex.aheadPairs),
-  // in every delta coding, kept in memory and in the cache folder as a request's would be
-  // (deltaBytes), so a request meanwhile waits for the same compression instead of another.
-  // They are bounded in number (AHEAD_FILES, AHEAD_DICTIONARIES), not charged to the budget.
-  // Resolves, when done or closed, with how many deltas it has in hand; never rejects.
-  async prepareDeltas() {
-    let made = 0;
-    if (!this.secure) return made;
-    for (const rule of this.dictionaries.rules) {
-      for (const { rel, hash } of this.dictionaries.aheadPairs(rule)) {
-        if (this.dictionaries.closed) return made;
-        const [info, dictionary] = await Promise.all([this.store.lookup(rel).catch(() => null), this.dictionaries.find(rule, hash)]);
-        if (info === null || info.kind !== 'file' || info.bytes === null || !info.compressible || dictionary === null) continue;
-        for (const coding of this.deltaCodings) {
-          if (!this.dictionaryEngines.accepts(coding, dictionary.bytes)) continue;
-          const bytes = await this.deltaBytes(info, coding, dictionary.bytes, hash, hash.toString('hex'), UNCHARGED);
-          if (bytes !== null) made++;
-        }
-      }
-    }
-    return made;
+    return this.deltaRep(info, coding, hash.toString('hex'), bytes).selection;
   }
 
   // A delta's bytes depend on the file, the dictionary, the coding and its settings, all in its
@@ -269,7 +193,7 @@ class Core {
     if (memo !== undefined && (memo.bytes === bytes || memo.bytes.equals(bytes))) return memo;
     const rep = createRepresentation({
       ...info.base, coding, source: 'dictionary', size: bytes.length,
-      etag: `"${info.identityTag}-${coding}${this.dictionaryEngines.settingsTag(coding)}-${hex.slice(0, 16)}"`,
+      etag: `"${info.identityTag}-${coding}${this.deltas.settingsTag(coding)}-${hex.slice(0, 16)}"`,
       bytes, path: null, stat: null, rangeable: true,
     });
     state.deltas.delete(name);
@@ -468,7 +392,7 @@ class Core {
   close() {
     this.dictionaries.close();
     this.store.close();
-    return Promise.all([this.dictionaries.flushed(), ...this.deltaWrites]).then(() => this.cacheWarnings.flush());
+    return Promise.all([this.dictionaries.flushed(), this.deltas.close()]);
   }
 
   errorResponse(err, isHead) {
@@ -489,7 +413,7 @@ class Core {
       compressionSlots: this.compressionBudget.stats,
       compressCache: { ...this.cache.stats },
       dictionaries: this.dictionaries.size,
-      deltaBudget: this.deltaBudget.stats,
+      deltaBudget: this.deltas.budget.stats,
       retiredDictionaries: this.dictionaries.retired.size,
       fileCache: this.store.stats,
       bufferedBytes: this.budget.stats,

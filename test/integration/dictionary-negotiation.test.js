@@ -15,9 +15,9 @@ const { toolSkipReason, runTool } = require('../helpers/tools');
 const { waitFor } = require('../helpers/poll');
 const { appScript } = require('../helpers/dictionary-site');
 const { createEngines } = require('../../server/compression/codings');
-const { createDictionaryEngines, HEADERS, frame, sha256 } = require('../../server/compression/dictionary-codings');
+const { createDictionaryEngines, HEADERS, frame, sha256 } = require('../../server/dictionaries/dictionary-codings');
 const { rootCacheDir, realCacheDir } = require('../../server/files/variant-cache');
-const { retiredDir } = require('../../server/files/retired-dictionaries');
+const { retiredDir } = require('../../server/dictionaries/retired-dictionaries');
 
 const V1 = Buffer.from(appScript('v1'));
 const V2 = Buffer.from(appScript('v2'));

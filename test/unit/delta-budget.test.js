@@ -1,10 +1,10 @@
 'use strict';
-// server/compression/delta-budget.js: the per-connection and process token buckets of on-the-fly
+// server/dictionaries/delta-budget.js: the per-connection and process token buckets of on-the-fly
 // delta work, on an injected clock.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { DeltaBudget } = require('../../server/compression/delta-budget');
+const { DeltaBudget } = require('../../server/dictionaries/delta-budget');
 
 const LIMITS = { global: { bytesPerSecond: 1000, burstBytes: 3000 }, connection: { bytesPerSecond: 100, burstBytes: 1000 } };
 

@@ -1,17 +1,17 @@
 'use strict';
-// The dictionary index (files/dictionary-index.js) over a stand-in file store: a hash leads to
+// The dictionary index (dictionaries/dictionary-index.js) over a stand-in file store: a hash leads to
 // its file only while the store holds those bytes there; each rule keeps its MAX_PER_RULE most
 // recent hashes; files another rule covers, hidden or streamed files are never dictionaries.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS, AHEAD_FILES, AHEAD_DICTIONARIES } = require('../../server/files/dictionary-index');
+const { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS, AHEAD_FILES, AHEAD_DICTIONARIES } = require('../../server/dictionaries/dictionary-index');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { compileDictionaryRules, ruleFor } = require('../../server/config/dictionary-rules');
-const { sha256 } = require('../../server/compression/dictionary-codings');
-const { saveRetired } = require('../../server/files/retired-dictionaries');
+const { sha256 } = require('../../server/dictionaries/dictionary-codings');
+const { saveRetired } = require('../../server/dictionaries/retired-dictionaries');
 
 const RULES = compileDictionaryRules([{ match: '/a/*' }, { match: '/b/*' }]);
 

@@ -17,6 +17,7 @@ const LAYERS = [
   ['tls'],
   ['site'], // the site's behaviours around the decision: 404 page, listing, background variants
   ['decision'], // negotiation, representations, preconditions, ranges
+  ['dictionaries'], // RFC 9842: the dictionaries held, the deltas made, kept and budgeted
   ['files'], // paths, opening inside the root, the metadata store, bodies
   ['config'], // the settings' schema, the configuration file and its rules, limits
   ['compression'],

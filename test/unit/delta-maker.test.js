@@ -1,6 +1,6 @@
 'use strict';
-// The decision core's dictionary deltas (server/decision/core.js) over a real root and cache
-// folder, without sockets, with the delta codec wrapped to count its calls: a delta kept in the
+// The dictionary deltas (server/dictionaries/delta-maker.js), asked for through the decision core
+// over a real root and cache folder, without sockets, with the delta codec wrapped to count its calls: a delta kept in the
 // cache folder is decoded (checked) once per process, never at each use, and one this process
 // made never; making and checking deltas is bounded per connection and for the process, past
 // which a request gets br.
@@ -13,7 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { normalizeOptions } = require('../../server/config/options');
 const { createCore } = require('../../server/site/create-core');
-const { DeltaBudget } = require('../../server/compression/delta-budget');
+const { DeltaBudget } = require('../../server/dictionaries/delta-budget');
 const { appScript } = require('../helpers/dictionary-site');
 const { rootCacheDir, realCacheDir } = require('../../server/files/variant-cache');
 
@@ -40,8 +40,8 @@ async function site(t) {
 function countingCore(options) {
   const core = createCore(options, silent);
   const calls = { compress: 0, decompress: 0 };
-  const real = core.dictionaryEngines;
-  core.dictionaryEngines = {
+  const real = core.deltas.engines;
+  core.deltas.engines = {
     ...real,
     compress: (...args) => { calls.compress++; return real.compress(...args); },
     decompress: (...args) => { calls.decompress++; return real.decompress(...args); },
@@ -60,7 +60,7 @@ test('a kept delta is served without being decoded again: those made here never,
   let { core, calls } = countingCore(options);
   // Made ahead of time: v5 against v4 and v3, v4 against v3 and v2, in dcb and dcz.
   assert.equal(await core.deltasAhead, 8);
-  await Promise.all(core.deltaWrites);
+  await Promise.all(core.deltas.writes);
   assert.deepEqual(calls, { compress: 8, decompress: 0 });
   for (let i = 0; i < 3; i++) assert.equal(await ask(core, 5, 4), 'dcb');
   assert.deepEqual(calls, { compress: 8, decompress: 0 }, 'made here: read back as they are');
@@ -82,10 +82,10 @@ test('making deltas is bounded per connection and for the process; past it a req
   const { core, calls } = countingCore(options);
   t.after(() => core.close());
   await core.deltasAhead;
-  await Promise.all(core.deltaWrites);
+  await Promise.all(core.deltas.writes);
   let clock = 0;
   const size = BYTES[0].length;
-  core.deltaBudget = new DeltaBudget({
+  core.deltas.budget = new DeltaBudget({
     global: { bytesPerSecond: size, burstBytes: 4 * size },
     connection: { bytesPerSecond: size / 10, burstBytes: 2 * size },
   }, { now: () => clock });
@@ -110,7 +110,7 @@ test('--cache-bytes holds at every delta written, however many', async (t) => {
   const { core } = countingCore(options);
   t.after(() => core.close());
   await core.deltasAhead;
-  core.deltaBudget = new DeltaBudget({ global: { bytesPerSecond: 0, burstBytes: Infinity }, connection: { bytesPerSecond: 0, burstBytes: Infinity } });
+  core.deltas.budget = new DeltaBudget({ global: { bytesPerSecond: 0, burstBytes: Infinity }, connection: { bytesPerSecond: 0, burstBytes: Infinity } });
   const folder = rootCacheDir(realCacheDir(options.cacheDir), await fs.realpath(options.root));
   const folderBytes = async () => {
     let total = 0;
@@ -123,7 +123,7 @@ test('--cache-bytes holds at every delta written, however many', async (t) => {
       if (file === dictionary) continue;
       for (const coding of ['dcb', 'dcz']) {
         assert.equal(await ask(core, file, dictionary, {}, coding), coding);
-        await Promise.all(core.deltaWrites);
+        await Promise.all(core.deltas.writes);
         const bytes = await folderBytes();
         assert.ok(bytes <= options.cacheBytes, `${bytes} bytes in the folder after v${file} against v${dictionary} in ${coding}`);
         written++;

@@ -27,7 +27,7 @@
 
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const { sha256 } = require('../compression/dictionary-codings');
+const { sha256 } = require('./dictionary-codings');
 const { ruleFor } = require('../config/dictionary-rules');
 const { saveRetired, removeRetired, loadRetired } = require('./retired-dictionaries');
 const { parseRequestPath } = require('../http/request-path');
@@ -41,7 +41,7 @@ const RETIRED_MAX_BYTES = 32 * 1024 * 1024;
 const RETIRED_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 // One content may take a quarter of the bytes at most, so that one rebuild never evicts all.
 const RETIRED_MAX_ENTRY_BYTES = RETIRED_MAX_BYTES / 4;
-// The deltas made ahead of time (core.js prepareDeltas): for each rule, its AHEAD_FILES most
+// The deltas made ahead of time (delta-maker.js ahead()): for each rule, its AHEAD_FILES most
 // recently noted files, each against the AHEAD_DICTIONARIES releases before it, the ones
 // returning visitors most likely hold.
 const AHEAD_FILES = 2;

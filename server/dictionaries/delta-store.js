@@ -1,19 +1,19 @@
 'use strict';
 // Dictionary deltas (RFC 9842 dcb, dcz) kept in the root's variant-cache folder
-// (variant-cache.js), so that a restart, or the background pass of dictionary-index.js, finds
+// (files/variant-cache.js), so that a restart, or the deltas made ahead of time (delta-maker.js), find
 // them made: each named by a hash of its source's real path and stat fields, as the other
 // cached variants are (a changed source looks under a new name), followed by the dictionary's
 // SHA-256 and the coding with its settings, as its ETag names them
 // (`<name>.<sha-256 hex>.dcb5w22`), and written through a temporary file and a rename, within
-// --cache-bytes (cache-bound.js). A delta read back is only a candidate until it was checked
-// once: the decision decodes it with the dictionary and compares it with the source (core.js),
+// --cache-bytes (files/cache-bound.js). A delta read back is only a candidate until it was checked
+// once: delta-maker.js decodes it with the dictionary and compares it with the source,
 // then trusts it (trust()) for as long as the file holds those bytes, so a kept delta is not
 // decoded again at every use; a delta this process made is trusted as it is written.
 
 const crypto = require('node:crypto');
 const path = require('node:path');
-const { cachedPath, readOurs, prepareCacheDir, writeCached, MAX_SOURCE_BYTES } = require('./variant-cache');
-const { CacheBound } = require('./cache-bound');
+const { cachedPath, readOurs, prepareCacheDir, writeCached, MAX_SOURCE_BYTES } = require('../files/variant-cache');
+const { CacheBound } = require('../files/cache-bound');
 
 // Deltas trusted at once: past it the least recently trusted is checked again when next read.
 const MAX_TRUSTED = 4096;
