@@ -369,3 +369,35 @@ test('a cache folder that cannot be written costs one warning line per cause, th
   assert.equal(notKept().length, 2, notKept().join('\n'));
   assert.match(notKept()[1], /\(\d+ more like this in the last \d+ s\)$/);
 });
+
+// Each engine hands the core its connection: one that keeps naming new (file, dictionary) pairs
+// spends its own delta budget (8 MiB at once, then 1 MiB a second, server/config/limits.js) and
+// gets br past it, while a new connection still gets deltas. 24 deltas of 1 MiB would need 16 s
+// of refill to all be made.
+forEachEngine((engine) => {
+  test('delta work is budgeted per connection: past it br, on a new connection a delta', { timeout: 120_000 }, async (t) => {
+    const MiB = 1024 * 1024;
+    const big = Object.fromEntries(Array.from({ length: 6 }, (_, v) => [`assets/app.v${v}.js`, Buffer.from(appScript(`v${v}`, MiB))]));
+    const s = await startTestServer({ engine, files: big, dictionaries: [RULE] });
+    t.after(() => s.close());
+    await waitFor(() => s.stats.dictionaries >= 6, { what: 'the dictionary scan' });
+    const ask = (file, dictionary, coding, session) => s.h2(`/assets/app.v${file}.js`, {
+      session, headers: { 'accept-encoding': `br, ${coding}`, 'available-dictionary': sfHash(big[`assets/app.v${dictionary}.js`]) },
+    }).then((r) => r.headers['content-encoding']);
+    const codings = [];
+    // Files 3 to 0: the deltas made ahead of time (v5 and v4 against the two before) are not charged.
+    for (const coding of ['dcb', 'dcz']) {
+      for (let file = 3; file >= 0; file--) {
+        for (let dictionary = 5; dictionary >= 0 && codings.length < 24; dictionary--) {
+          if (dictionary !== file) codings.push(await ask(file, dictionary, coding));
+        }
+      }
+    }
+    assert.equal(codings.length, 24);
+    assert.ok(codings.includes('br'), codings.join(' '));
+    assert.ok(codings.filter((c) => c !== 'br').length >= 8, codings.join(' '));
+    assert.ok(s.stats.deltaBudget.refused >= 1);
+    // A pair not asked for yet, nor made ahead of time.
+    assert.equal(await ask(5, 0, 'dcb', s.connectH2()), 'dcb', 'a new connection has its own budget');
+  });
+});
