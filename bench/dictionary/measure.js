@@ -3,7 +3,7 @@
 // the newer one as the file) in every coding a browser could get it in, with the server's own
 // engines at their on-the-fly settings (createEngines' dynamic levels: br quality 5, zstd 3,
 // gzip 6; dcb and dcz at br's and zstd's levels, as the server makes them, see
-// server/compression/dictionary-codings.js).
+// server/dictionaries/dictionary-codings.js).
 //
 // Times are CPU time of this process (process.cpuUsage: user + system, which counts the libuv
 // pool and zstd's worker threads doing the work), one operation at a time, `repetitions` times,
@@ -13,7 +13,7 @@
 // wrong body.
 const { summarize } = require('../lib/stats');
 const { createEngines } = require('../../server/compression/codings');
-const { createDictionaryEngines, sha256 } = require('../../server/compression/dictionary-codings');
+const { createDictionaryEngines, sha256 } = require('../../server/dictionaries/dictionary-codings');
 
 /** Every coding measured, in the order of the table. */
 const CODINGS = Object.freeze(['identity', 'gzip', 'br', 'zstd', 'dcb', 'dcz']);

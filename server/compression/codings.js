@@ -178,7 +178,7 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
     settingsFor,
     /**
      * zstd only: a frame made with `dictionary` as raw content (the dcz coding's,
-     * dictionary-codings.js), with `settings` (default: the on-the-fly ones).
+     * dictionaries/dictionary-codings.js), with `settings` (default: the on-the-fly ones).
      */
     async compressWithDictionary(coding, input, dictionary, settings = settingsFor(coding, 'dynamic')) {
       return engineFor(coding).compressWithDictionary(input, dictionary, settings);

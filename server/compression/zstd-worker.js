@@ -101,7 +101,7 @@ function decompress(input, maxOutputLength = Infinity, ctx = dctx) {
 }
 
 // A zstd frame of `input` with `dictionary` loaded as its content (the dictionaries of RFC
-// 9842 are raw; dictionary-codings.js keeps zstd's formatted ones away). The window is capped at
+// 9842 are raw; dictionaries/dictionary-codings.js keeps zstd's formatted ones away). The window is capped at
 // 8 MiB like the zstd coding's (RFC 9842 4.2 allows max(8 MB, 1.25 x dictionary size)); zstd
 // shrinks it further to the input and dictionary sizes.
 function compressWithDictionary(input, dictionary, level) {

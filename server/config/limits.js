@@ -41,6 +41,15 @@ const LINGER_MS = 2_000;
 const PENDING_HANDSHAKES = { fdShare: 1 / 4, min: 16, max: 4096, unknownLimit: 256 };
 // Enough for the 8 KiB request-target limit plus ordinary headers, so over-long paths get 414.
 const MAX_HTTP1_HEADER_BYTES = 32 * 1024;
+// On-the-fly dictionary delta work (server/dictionaries/delta-budget.js), in bytes of input made
+// into a delta or checked once: dcb at quality 5 makes 50 to 100 MB a second on one core, so the
+// process's rate costs at most about a sixth of a core, and a connection's burst covers a page's
+// scripts and styles after a release (a returning visitor's first page), then an eighth of that.
+const MiB = 1024 * 1024;
+const DELTA_WORK = {
+  global: { bytesPerSecond: 8 * MiB, burstBytes: 32 * MiB },
+  connection: { bytesPerSecond: 1 * MiB, burstBytes: 8 * MiB },
+};
 
 // Node's HTTP/1.1 timeouts and header limit on a server that serves HTTP/1.1 sockets.
 function applyHttp1Limits(server, timeouts) {
@@ -53,4 +62,4 @@ function applyHttp1Limits(server, timeouts) {
   server.setTimeout(timeouts.idleTimeout);
 }
 
-module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, TIMEOUTS, PENDING_HANDSHAKES, LINGER_MS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };
+module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, TIMEOUTS, PENDING_HANDSHAKES, LINGER_MS, MAX_HTTP1_HEADER_BYTES, DELTA_WORK, applyHttp1Limits };

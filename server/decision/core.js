@@ -11,13 +11,13 @@ const { evaluatePreconditions, ifRangeAllows, NOT_MODIFIED, PRECONDITION_FAILED 
 const { parseRange, UNSATISFIABLE } = require('./range');
 const { createRepresentation, response } = require('./representation');
 const { requestedDictionary, dictionaryStatus } = require('./available-dictionary');
-const { BASE_CODING } = require('../compression/dictionary-codings');
+const { BASE_CODING } = require('../dictionaries/dictionary-codings');
+const { OVER_BUDGET } = require('../dictionaries/delta-maker');
 const { NONE, BUSY, pending, settle } = require('./selection');
 const { explanation } = require('./explain');
 const { savesBytes } = require('../compression/compressibility');
 const { openFileBody } = require('../files/file-body');
 const { Spool } = require('../files/spool');
-const { deltaPath, readDelta, writeDelta } = require('../files/delta-store');
 const { RequestError } = require('../errors');
 const { isPreflight, preflight, allowAnyOrigin } = require('./cors');
 
@@ -34,15 +34,14 @@ class Core {
   // site: see site/index.js; its notFound and listDirectory are the decision's hooks for where
   // there is no file.
   // compressionBudget: the slots the cache and streaming compression share (compression-budget.js).
-  // dictionaries: the DictionaryIndex (files/dictionary-index.js); dictionaryEngines: the dcb/dcz
-  // makers (compression/dictionary-codings.js); deltaCodings: the dictionary codings offered, in
-  // preference order (deltaOrder there), ahead of every other coding since a delta is smaller
-  // than any of them; secure: whether requests come over TLS (RFC 9842 offers dictionaries over
-  // HTTPS only).
-  constructor({ store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure }) {
-    Object.assign(this, { store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, dictionaryEngines, deltaCodings, secure });
-    // Deltas being written to the cache folder (keptOrMadeDelta).
-    this.deltaWrites = new Set();
+  // dictionaries: the DictionaryIndex (dictionaries/dictionary-index.js); deltas: the
+  // DeltaMaker (dictionaries/delta-maker.js), which makes the delta bytes or says it cannot,
+  // and its codings, the dictionary codings offered in preference order, ahead of every other
+  // coding since a delta is smaller than any of them; secure: whether requests come over TLS
+  // (RFC 9842 offers dictionaries over HTTPS only).
+  constructor({ store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, deltas, secure }) {
+    Object.assign(this, { store, encodings, cache, engines, log, compressionBudget, negotiateEndpoint, negotiatePath, budget, spoolDisk, logAccess, site, dictionaries, deltas, secure });
+    this.deltaCodings = deltas.codings;
     // The deltas made ahead of time once the dictionaries are known (site/create-core.js): a
     // promise of their number.
     this.deltasAhead = Promise.resolve(0);
@@ -52,13 +51,14 @@ class Core {
   }
 
   // Never rejects: unexpected failures become a 500 descriptor. Every response of every engine
-  // comes from here, so --cors is applied here once.
-  decide(method, target, headers) {
-    const d = this.respond(method, target, headers);
+  // comes from here, so --cors is applied here once. connection: any object that lives as long
+  // as the request's connection (the delta work budget is counted per connection), or null.
+  decide(method, target, headers, connection = null) {
+    const d = this.respond(method, target, headers, connection);
     return this.site.cors ? d.then(allowAnyOrigin) : d;
   }
 
-  async respond(method, target, headers) {
+  async respond(method, target, headers, connection) {
     this.requests++;
     const isHead = method === 'HEAD';
     if (method !== 'GET' && !isHead) return this.otherMethod(method, target, headers);
@@ -73,7 +73,7 @@ class Core {
         if (found.redirect) return redirect(found.redirect, isHead);
         if (found.listing) return await this.site.listDirectory(this.store.rootReal, found.listing, parsed.rel, isHead);
         try {
-          const d = this.serveFile(isHead, found.info, headers);
+          const d = this.serveFile(isHead, found.info, headers, connection);
           return typeof d.then === 'function' ? await d : d;
         } catch (err) {
           // The file changed between validation and open: look again with fresh metadata.
@@ -131,7 +131,7 @@ class Core {
   }
 
   // A descriptor, or a promise of one.
-  serveFile(isHead, info, headers) {
+  serveFile(isHead, info, headers, connection) {
     const ae = headers['accept-encoding'];
     let selection;
     if (info.dictionaryRule === null) {
@@ -139,7 +139,7 @@ class Core {
     } else {
       this.dictionaries.note(info);
       const hash = requestedDictionary(info.dictionaryRule, this.secure, headers, info.base.extraHeaders);
-      selection = hash === null ? this.select(info, ae) : this.selectDelta(info, ae, hash);
+      selection = hash === null ? this.select(info, ae) : this.selectDelta(info, ae, hash, connection);
     }
     if (selection.kind === 'pending') return selection.pending.then((settled) => this.present(isHead, settled, info, headers));
     return this.present(isHead, selection, info, headers);
@@ -157,84 +157,28 @@ class Core {
   // A request that names a dictionary (hash): the usual negotiation with the delta codings
   // offered first. A delta chosen is made against the dictionary once the index has found it
   // and checked its hash; without it (unknown, vanished, changed) the request is negotiated as
-  // if it had named none.
-  selectDelta(info, ae, hash) {
+  // if it had named none. The work a delta needs is charged to `connection` (see decide()).
+  selectDelta(info, ae, hash, connection) {
     if (this.deltaCodings.length === 0 || info.bytes === null || !info.compressible) return this.select(info, ae);
     const offer = this.offer(info);
     const coding = negotiate(ae, [...this.deltaCodings, ...offer.offered], this.deltaKey + offer.offeredKey);
     if (!Object.hasOwn(BASE_CODING, coding ?? '')) return this.select(info, ae);
     return pending(this.dictionaries.find(info.dictionaryRule, hash).then((dictionary) => {
-      if (dictionary === null || !this.dictionaryEngines.accepts(coding, dictionary.bytes)) return settle(this.select(info, ae));
-      return this.delta(info, ae, coding, dictionary.bytes, hash);
+      if (dictionary === null || !this.deltas.accepts(coding, dictionary.bytes)) return settle(this.select(info, ae));
+      return this.delta(info, ae, coding, dictionary.bytes, hash, this.deltas.chargeTo(connection));
     }));
   }
 
   // The file in the delta `coding` against `dictionary` (whose SHA-256 is `hash`): a settled
-  // Selection, through the compression cache (one compression per file, coding and dictionary
-  // at a time). Past the compression cap, or when the delta is not smaller than the file, what
-  // the request would have had without a dictionary.
-  async delta(info, ae, coding, dictionary, hash) {
-    const hex = hash.toString('hex');
-    const bytes = await this.deltaBytes(info, coding, dictionary, hash, hex);
+  // Selection. Past the compression cap, past the delta work budget (charge(bytes) said no),
+  // or when the delta is not smaller than the file, what the request would have had without a
+  // dictionary.
+  async delta(info, ae, coding, dictionary, hash, charge) {
+    const bytes = await this.deltas.bytes(info, coding, dictionary, hash, charge);
+    if (bytes === OVER_BUDGET) return settle(this.select(info, ae));
     if (bytes === null) return settle(this.fallback(info, ae));
     if (!savesBytes(bytes.length, info.stat.size)) return settle(this.select(info, ae));
-    return this.deltaRep(info, coding, hex, bytes).selection;
-  }
-
-  // The bytes of that delta, or null past the compression cap or on failure (logged).
-  async deltaBytes(info, coding, dictionary, hash, hex) {
-    const key = `${info.cacheKeyPrefix}${coding}\0${hex}`;
-    try {
-      return this.cache.get(key) ?? await this.cache.getOrCompress(key, coding, () => Promise.resolve(info.bytes),
-        (input) => this.keptOrMadeDelta(info, coding, input, dictionary, hash, hex));
-    } catch (err) {
-      this.log.error(`${coding} compression of ${info.real} failed: ${err.message}`);
-      return null;
-    }
-  }
-
-  // A delta kept in the cache folder (files/delta-store.js) is used when it decodes, with the
-  // dictionary, to the file as it is now: decoding costs a fraction of compressing, and happens
-  // once per file snapshot, coding and dictionary (the compression cache keeps the result), so
-  // nothing is trusted for its name. Its name holds the settings of the coding, which are in
-  // the ETag: a delta made with others is not found. Otherwise the delta is made and kept.
-  async keptOrMadeDelta(info, coding, input, dictionary, hash, hex) {
-    const file = this.store.cacheDir === null ? null : deltaPath(this.store.cacheDir, info, coding + this.dictionaryEngines.settingsTag(coding), hex);
-    const kept = file === null ? null : await readDelta(file);
-    if (kept !== null) {
-      const decoded = await this.dictionaryEngines.decompress(coding, kept, dictionary, { maxOutputLength: input.length + 1 }).catch(() => null);
-      if (decoded !== null && decoded.equals(input)) return kept;
-    }
-    const bytes = await this.dictionaryEngines.compress(coding, input, dictionary, hash);
-    // Once closed, nothing more is written: close() waits for the writes under way.
-    if (file !== null && !this.dictionaries.closed && savesBytes(bytes.length, input.length)) {
-      const write = writeDelta(file, bytes).catch((err) => this.log.warn(`${coding} delta of ${info.real} not kept: ${err.message}`))
-        .finally(() => this.deltaWrites.delete(write));
-      this.deltaWrites.add(write);
-    }
-    return bytes;
-  }
-
-  // Makes ahead of time, one at a time, the deltas returning visitors most likely ask for: those
-  // of each rule's most recent files against their predecessors (DictionaryIndex.aheadPairs),
-  // in every delta coding, kept in memory and in the cache folder as a request's would be
-  // (deltaBytes), so a request meanwhile waits for the same compression instead of another.
-  // Resolves, when done or closed, with how many deltas it has in hand; never rejects.
-  async prepareDeltas() {
-    let made = 0;
-    if (!this.secure) return made;
-    for (const rule of this.dictionaries.rules) {
-      for (const { rel, hash } of this.dictionaries.aheadPairs(rule)) {
-        if (this.dictionaries.closed) return made;
-        const [info, dictionary] = await Promise.all([this.store.lookup(rel).catch(() => null), this.dictionaries.find(rule, hash)]);
-        if (info === null || info.kind !== 'file' || info.bytes === null || !info.compressible || dictionary === null) continue;
-        for (const coding of this.deltaCodings) {
-          if (!this.dictionaryEngines.accepts(coding, dictionary.bytes)) continue;
-          if (await this.deltaBytes(info, coding, dictionary.bytes, hash, hash.toString('hex')) !== null) made++;
-        }
-      }
-    }
-    return made;
+    return this.deltaRep(info, coding, hash.toString('hex'), bytes).selection;
   }
 
   // A delta's bytes depend on the file, the dictionary, the coding and its settings, all in its
@@ -245,10 +189,11 @@ class Core {
     state.deltas ??= new Map();
     const name = `${coding}-${hex}`;
     const memo = state.deltas.get(name);
-    if (memo !== undefined && memo.bytes === bytes) return memo;
+    // The same bytes read again from the cache folder make the same representation.
+    if (memo !== undefined && (memo.bytes === bytes || memo.bytes.equals(bytes))) return memo;
     const rep = createRepresentation({
       ...info.base, coding, source: 'dictionary', size: bytes.length,
-      etag: `"${info.identityTag}-${coding}${this.dictionaryEngines.settingsTag(coding)}-${hex.slice(0, 16)}"`,
+      etag: `"${info.identityTag}-${coding}${this.deltas.settingsTag(coding)}-${hex.slice(0, 16)}"`,
       bytes, path: null, stat: null, rangeable: true,
     });
     state.deltas.delete(name);
@@ -364,7 +309,7 @@ class Core {
       sizes[coding] = selection.kind === 'rep' ? selection.rep.size : null;
     }
     const dictionary = await this.explainDictionary(info, headers);
-    const selection = await settle(dictionary.hash === null ? this.select(info, ae) : this.selectDelta(info, ae, dictionary.hash));
+    const selection = await settle(dictionary.hash === null ? this.select(info, ae) : this.selectDelta(info, ae, dictionary.hash, null));
     const report = explanation({ info, offer: this.offer(info), preference: this.encodings, ae, selection, sizes });
     if (info.dictionaryRule === null) return report;
     const delta = selection.kind === 'rep' && selection.rep.source === 'dictionary';
@@ -447,7 +392,7 @@ class Core {
   close() {
     this.dictionaries.close();
     this.store.close();
-    return Promise.all([this.dictionaries.flushed(), ...this.deltaWrites]);
+    return Promise.all([this.dictionaries.flushed(), this.deltas.close()]);
   }
 
   errorResponse(err, isHead) {
@@ -468,6 +413,7 @@ class Core {
       compressionSlots: this.compressionBudget.stats,
       compressCache: { ...this.cache.stats },
       dictionaries: this.dictionaries.size,
+      deltaBudget: this.deltas.budget.stats,
       retiredDictionaries: this.dictionaries.retired.size,
       fileCache: this.store.stats,
       bufferedBytes: this.budget.stats,

@@ -11,12 +11,14 @@ const { RequestError } = require('../errors');
 /**
  * @param {{ decide: Function, errorResponse: Function }} core
  * @param {{ error(msg: string): void }} log
- * @param {{ method: string, target: string, headers: object, refusal?: RequestError | null }} request
+ * @param {{ method: string, target: string, headers: object, refusal?: RequestError | null, connection: object }} request
+ *   connection: an object that lives as long as the request's connection (the core counts some
+ *   work per connection)
  * @param {(d: object) => void} send
  * @param {(err: Error) => void} fail
  */
-function dispatch(core, log, { method, target, headers, refusal = null }, send, fail) {
-  const decided = refusal === null ? core.decide(method, target, headers)
+function dispatch(core, log, { method, target, headers, refusal = null, connection }, send, fail) {
+  const decided = refusal === null ? core.decide(method, target, headers, connection)
     : Promise.resolve(core.errorResponse(refusal, method === 'HEAD'));
   decided.then(send).catch((err) => {
     log.error(`sending ${method} ${target} failed: ${err.stack || err}`);

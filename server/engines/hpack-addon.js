@@ -1,7 +1,7 @@
 'use strict';
 // The HPACK codec of the native engine's HTTP/2 (server/engines/h2), from the C addon in native/:
 // the one place server/ loads the codec (the addon's other use, dcb's Brotli binding, is loaded
-// by compression/dictionary-codings.js for a site with dictionary rules only). Only that engine
+// by dictionaries/dictionary-codings.js for a site with dictionary rules only). Only that engine
 // needs it: a package installed with neither a loadable prebuild nor a local compile still
 // serves, on Node's engine (engineFor).
 

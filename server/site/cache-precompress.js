@@ -13,14 +13,12 @@ const os = require('node:os');
 const { createEngines, VARIANT_EXTENSIONS } = require('../compression/codings');
 const { savesBytes } = require('../compression/compressibility');
 const { rootCacheDir, cachedPath, mayBeOurs, prepareCacheDir, writeCached, evict, MAX_SOURCE_BYTES, NOT_SMALLER } = require('../files/variant-cache');
+const { CacheBound } = require('../files/cache-bound');
 const { listSourceFiles, listNamedFiles, isCompressibleName } = require('../files/tree-walk');
 const { forEachLimited } = require('../files/for-each-limited');
 
 // Never precompressed in the background: dependencies are not the site, and are large.
 const EXCLUDE_DIRS = new Set(['node_modules']);
-// When the cache outgrows its limit it is cut to this share of it, so that a pass over a tree
-// larger than the limit rescans the folder once per quarter of the limit, not once per file.
-const LOW_WATER = 3 / 4;
 
 /**
  * @param {object} options
@@ -45,46 +43,34 @@ async function precompressToCache({ root, cacheDir, codings, levels, minBytes, m
   const sources = listing.files.filter(isCompressibleName);
   const usable = codings.filter((c) => engines.available.includes(c));
   const summary = { dir, files: 0, written: 0, fresh: 0, errors: 0, bytes: 0, evicted: 0 };
-  let { bytes } = await evict(dir, maxBytes);
-  let evicting = null;
-  const fit = async () => {
-    const done = await evict(dir, Math.floor(maxBytes * LOW_WATER));
-    summary.evicted += done.evicted;
-    bytes = done.bytes;
-  };
+  // Shared with the server's deltas: the folder stays within maxBytes at every write.
+  const bound = new CacheBound(dir, maxBytes);
 
   await forEachLimited(sources, os.availableParallelism(), async (source) => {
     try {
-      const written = await cacheFile(source);
-      bytes += written;
-      if (bytes > maxBytes) {
-        evicting ??= fit().finally(() => { evicting = null; });
-        await evicting;
-      }
+      await cacheFile(source);
     } catch (err) {
       summary.errors++;
       warn(`${source}: ${err.message}`);
     }
   }, signal);
   const final = await evict(dir, maxBytes);
-  summary.evicted += final.evicted;
+  summary.evicted += bound.evicted + final.evicted;
   summary.bytes = final.bytes;
   return summary;
 
-  // Resolves the bytes written to the cache for `source`.
   async function cacheFile(source) {
     // O_NOFOLLOW: a source that became a link is not read; O_NONBLOCK: nor does a FIFO block.
     const handle = await fs.open(source, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK).catch((err) => {
       if (err.code === 'ELOOP' || err.code === 'ENOENT') return null;
       throw err;
     });
-    if (handle === null) return 0;
+    if (handle === null) return;
     try {
       const stat = await handle.stat();
-      if (!stat.isFile() || stat.size < minBytes || stat.size > MAX_SOURCE_BYTES) return 0;
+      if (!stat.isFile() || stat.size < minBytes || stat.size > MAX_SOURCE_BYTES) return;
       summary.files++;
       let content;
-      let written = 0;
       for (const coding of usable) {
         const target = cachedPath(dir, source, stat, VARIANT_EXTENSIONS[coding]);
         if (await touchIfCached(target) || await touchIfCached(target + NOT_SMALLER)) {
@@ -96,17 +82,17 @@ async function precompressToCache({ root, cacheDir, codings, levels, minBytes, m
         // A source that changed while read has a new stat, hence other names: what was read
         // must not be filed under the old one.
         const after = await handle.stat();
-        if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs || after.ctimeMs !== stat.ctimeMs) return written;
+        if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs || after.ctimeMs !== stat.ctimeMs) return;
         const saves = savesBytes(compressed.length, stat.size);
         if (!saves) {
           await writeCached(target + NOT_SMALLER, Buffer.alloc(0));
           continue;
         }
+        // A variant larger than the whole folder may hold is not kept.
+        if (!await bound.reserve(compressed.length)) continue;
         await writeCached(target, compressed);
         summary.written++;
-        written += compressed.length;
       }
-      return written;
     } finally {
       await handle.close();
     }

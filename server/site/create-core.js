@@ -7,11 +7,15 @@ const cluster = require('node:cluster');
 const fs = require('node:fs');
 const { ConfigError } = require('../errors');
 const { createEngines, warnUnavailable, VARIANT_EXTENSIONS } = require('../compression/codings');
-const { createDictionaryEngines, deltaOrder } = require('../compression/dictionary-codings');
-const { DictionaryIndex } = require('../files/dictionary-index');
-const { retiredDir } = require('../files/retired-dictionaries');
+const { createDictionaryEngines, deltaOrder } = require('../dictionaries/dictionary-codings');
+const { DictionaryIndex } = require('../dictionaries/dictionary-index');
+const { retiredDir } = require('../dictionaries/retired-dictionaries');
+const { DeltaBudget } = require('../dictionaries/delta-budget');
+const { DeltaStore } = require('../dictionaries/delta-store');
+const { DeltaMaker } = require('../dictionaries/delta-maker');
 const { CompressCache } = require('../compression/compress-cache');
 const { CompressionBudget } = require('../compression/compression-budget');
+const { DELTA_WORK } = require('../config/limits');
 const { FileStore } = require('../files/file-store');
 const { createFileInfoBuilder } = require('../decision/file-info');
 const { rootCacheDir, realCacheDir } = require('../files/variant-cache');
@@ -88,10 +92,15 @@ function createCore(options, log) {
   const dictionaryEngines = hasRules ? createDictionaryEngines(engines, log) : null;
   // Deltas are compressed on the fly: --no-dynamic makes none.
   if (hasRules && !options.dynamic) log.warn('dictionaries: no dcb or dcz deltas with --no-dynamic (they are compressed on the fly); files are still marked with Use-As-Dictionary');
+  const deltas = new DeltaMaker({
+    cache, engines: dictionaryEngines, log, index: dictionaries, files: store,
+    codings: hasRules && options.dynamic ? deltaOrder(options.encodings, dictionaryEngines.available) : [],
+    store: new DeltaStore(cacheDir, options.cacheBytes),
+    budget: new DeltaBudget(DELTA_WORK),
+  });
   const core = new Core({
     store, encodings: options.encodings, cache, engines, log, compressionBudget,
-    dictionaries, dictionaryEngines,
-    deltaCodings: hasRules && options.dynamic ? deltaOrder(options.encodings, dictionaryEngines.available) : [],
+    dictionaries, deltas,
     secure: options.https,
     negotiateEndpoint, negotiatePath: options.negotiateEndpoint,
     budget: new ByteBudget(options.bufferedBytesLimit),
@@ -101,7 +110,8 @@ function createCore(options, log) {
   // In the background: a request meanwhile finds what is known so far. The deltas made ahead
   // of time are those of the files the scan found; deltasAhead resolves with their number
   // (tools/precompress waits for it).
-  core.deltasAhead = hasRules ? dictionaries.load().then(() => dictionaries.scan()).then(() => core.prepareDeltas()) : Promise.resolve(0);
+  // Over plain HTTP no delta is ever asked for.
+  core.deltasAhead = hasRules ? dictionaries.load().then(() => dictionaries.scan()).then(() => (options.https ? deltas.ahead() : 0)) : Promise.resolve(0);
   return core;
 }
 

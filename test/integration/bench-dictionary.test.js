@@ -12,7 +12,7 @@ const { appScript } = require('../helpers/dictionary-site');
 const { CODINGS, benchEngines, measurePair } = require('../../bench/dictionary/measure');
 const { renderSection, bytesTable, cpuTable } = require('../../bench/dictionary/report');
 const { releaseFile } = require('../../bench/dictionary/fetch');
-const { HEADERS, sha256 } = require('../../server/compression/dictionary-codings');
+const { HEADERS, sha256 } = require('../../server/dictionaries/dictionary-codings');
 const { toolSkipReason, runTool } = require('../helpers/tools');
 
 const KB = 1024;

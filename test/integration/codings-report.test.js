@@ -122,7 +122,7 @@ test('codings --quick on a tiny site: a row per coding and level with exact size
 
 test('codings: dictionary deltas of the site\'s rules, release to release, with sizes the engines give', { timeout: 180_000 }, async (t) => {
   const { measureDeltas, PAIRS } = require('../../tools/codings-report/deltas');
-  const { createDictionaryEngines, sha256 } = require('../../server/compression/dictionary-codings');
+  const { createDictionaryEngines, sha256 } = require('../../server/dictionaries/dictionary-codings');
   const { appScript } = require('../helpers/dictionary-site');
   const dir = await makeTempDir('negotiate-codings-deltas-');
   t.after(() => fs.rm(dir, { recursive: true, force: true }));

@@ -14,7 +14,7 @@ const { chromiumSkipReason, launchChromium, newSecureContext } = require('../hel
 const { forEachEngine } = require('../helpers/server');
 const { toolSkipReason } = require('../helpers/tools');
 const { createEngines } = require('../../server/compression/codings');
-const { createDictionaryEngines, sha256 } = require('../../server/compression/dictionary-codings');
+const { createDictionaryEngines, sha256 } = require('../../server/dictionaries/dictionary-codings');
 
 const execFileAsync = promisify(execFile);
 const REPO_ROOT = path.resolve(__dirname, '..', '..');

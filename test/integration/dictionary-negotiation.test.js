@@ -15,9 +15,9 @@ const { toolSkipReason, runTool } = require('../helpers/tools');
 const { waitFor } = require('../helpers/poll');
 const { appScript } = require('../helpers/dictionary-site');
 const { createEngines } = require('../../server/compression/codings');
-const { createDictionaryEngines, HEADERS, frame, sha256 } = require('../../server/compression/dictionary-codings');
+const { createDictionaryEngines, HEADERS, frame, sha256 } = require('../../server/dictionaries/dictionary-codings');
 const { rootCacheDir, realCacheDir } = require('../../server/files/variant-cache');
-const { retiredDir } = require('../../server/files/retired-dictionaries');
+const { retiredDir } = require('../../server/dictionaries/retired-dictionaries');
 
 const V1 = Buffer.from(appScript('v1'));
 const V2 = Buffer.from(appScript('v2'));
@@ -320,4 +320,84 @@ test('deltas are made ahead of time into the cache folder and served from there 
   assert.deepEqual(await dictionaryEngines.decompress('dcb', dcb.body, V1), V2);
   assert.deepEqual(dcb.body, before.dcb.body);
   await waitFor(async () => (await fs.readFile(dcbFile)).equals(before.dcb.body), { what: 'the tampered delta replaced' });
+});
+
+// A dot file is never served, so it must never answer for its hash either: the delta would tell a
+// client that guessed its content that it guessed right, and /_negotiate would name it.
+forEachEngine((engine) => {
+  test('a dot file the rule matches is no dictionary', async (t) => {
+    const s = await startTestServer({ engine, files: { 'assets/.env.js': V1, 'assets/app.v2.js': V2, 'assets/app.v0.js': V0 }, dictionaries: [{ match: '/assets/*.js' }] });
+    t.after(() => s.close());
+    await waitFor(() => s.stats.dictionaries >= 2, { what: 'the dictionary scan' });
+    const headers = { 'accept-encoding': CHROME_AE, 'available-dictionary': V1_HASH };
+    assert.equal((await s.h2('/assets/.env.js', { headers })).status, 404);
+    assert.equal((await s.h2('/assets/app.v2.js', { headers })).headers['content-encoding'], 'br');
+    assert.equal((await s.h1('/assets/app.v2.js', { headers })).headers['content-encoding'], 'br');
+    const report = JSON.parse((await s.h2(`/_negotiate?path=/assets/app.v2.js&ad=${encodeURIComponent(V1_HASH)}`)).body);
+    assert.equal(report.dictionary.available, null);
+    assert.equal(report.dictionary.reason, 'the server holds no dictionary with that hash for this path');
+    assert.equal(s.stats.dictionaries, 2);
+  });
+});
+
+// The engines play no part in the cache folder's writes: one is enough.
+test('a cache folder that cannot be written costs one warning line per cause, then a count at close', { timeout: 60_000 }, async (t) => {
+  const tmp = await makeTempDir();
+  t.after(() => fs.rm(tmp, { recursive: true, force: true }));
+  // A file where the cache folder should be: every write fails alike (as root, a read-only mode
+  // would not stop one).
+  const cacheDir = path.join(tmp, 'cache');
+  await fs.writeFile(cacheDir, 'not a folder');
+  const warnings = [];
+  const logger = { enabled: () => true, warn: (m) => warnings.push(m), info() {}, debug() {}, error() {}, always() {}, drain: async () => {} };
+  const files = Object.fromEntries([0, 1, 2, 3, 4, 5].map((v) => [`assets/app.v${v}.js`, appScript(`v${v}`)]));
+  const s = await startTestServer({ files, cacheDir, dictionaries: [RULE], logger });
+  await waitFor(() => s.stats.dictionaries >= 6, { what: 'the dictionary scan' });
+  let deltas = 0;
+  for (let file = 0; file < 6; file++) {
+    for (let dictionary = 0; dictionary < 6; dictionary++) {
+      if (file === dictionary) continue;
+      const r = await s.h2(`/assets/app.v${file}.js`, { headers: { 'accept-encoding': 'dcb', 'available-dictionary': sfHash(files[`assets/app.v${dictionary}.js`]) } });
+      if (r.headers['content-encoding'] === 'dcb') deltas++;
+    }
+  }
+  assert.equal(deltas, 30);
+  const notKept = () => warnings.filter((m) => m.includes('not kept'));
+  await waitFor(() => notKept().length >= 1, { what: 'the first warning' });
+  assert.equal(notKept().length, 1, notKept().join('\n'));
+  await s.close();
+  assert.equal(notKept().length, 2, notKept().join('\n'));
+  assert.match(notKept()[1], /\(\d+ more like this in the last \d+ s\)$/);
+});
+
+// Each engine hands the core its connection: one that keeps naming new (file, dictionary) pairs
+// spends its own delta budget (8 MiB at once, then 1 MiB a second, server/config/limits.js) and
+// gets br past it, while a new connection still gets deltas. 24 deltas of 1 MiB would need 16 s
+// of refill to all be made.
+forEachEngine((engine) => {
+  test('delta work is budgeted per connection: past it br, on a new connection a delta', { timeout: 120_000 }, async (t) => {
+    const MiB = 1024 * 1024;
+    const big = Object.fromEntries(Array.from({ length: 6 }, (_, v) => [`assets/app.v${v}.js`, Buffer.from(appScript(`v${v}`, MiB))]));
+    const s = await startTestServer({ engine, files: big, dictionaries: [RULE] });
+    t.after(() => s.close());
+    await waitFor(() => s.stats.dictionaries >= 6, { what: 'the dictionary scan' });
+    const ask = (file, dictionary, coding, session) => s.h2(`/assets/app.v${file}.js`, {
+      session, headers: { 'accept-encoding': `br, ${coding}`, 'available-dictionary': sfHash(big[`assets/app.v${dictionary}.js`]) },
+    }).then((r) => r.headers['content-encoding']);
+    const codings = [];
+    // Files 3 to 0: the deltas made ahead of time (v5 and v4 against the two before) are not charged.
+    for (const coding of ['dcb', 'dcz']) {
+      for (let file = 3; file >= 0; file--) {
+        for (let dictionary = 5; dictionary >= 0 && codings.length < 24; dictionary--) {
+          if (dictionary !== file) codings.push(await ask(file, dictionary, coding));
+        }
+      }
+    }
+    assert.equal(codings.length, 24);
+    assert.ok(codings.includes('br'), codings.join(' '));
+    assert.ok(codings.filter((c) => c !== 'br').length >= 8, codings.join(' '));
+    assert.ok(s.stats.deltaBudget.refused >= 1);
+    // A pair not asked for yet, nor made ahead of time.
+    assert.equal(await ask(5, 0, 'dcb', s.connectH2()), 'dcb', 'a new connection has its own budget');
+  });
 });

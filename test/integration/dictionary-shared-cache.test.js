@@ -16,7 +16,7 @@ const { waitFor } = require('../helpers/poll');
 const { appScript } = require('../helpers/dictionary-site');
 const { startExternalServer } = require('../../bench/server/external-server');
 const { createEngines } = require('../../server/compression/codings');
-const { createDictionaryEngines } = require('../../server/compression/dictionary-codings');
+const { createDictionaryEngines } = require('../../server/dictionaries/dictionary-codings');
 
 const V1 = Buffer.from(appScript('v1', 64 * 1024));
 const V2 = Buffer.from(appScript('v2', 64 * 1024));

@@ -343,7 +343,7 @@ test('only: just the named files; a vanished source loses the variants the tool 
 
 test('a directory with dictionary rules also gets its deltas ahead of time, in the cache folder and never in the directory', async (t) => {
   const { createHash } = require('node:crypto');
-  const { createDictionaryEngines } = require('../../server/compression/dictionary-codings');
+  const { createDictionaryEngines } = require('../../server/dictionaries/dictionary-codings');
   const { appScript } = require('../helpers/dictionary-site');
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'precompress-deltas-'));
   t.after(() => fs.rm(dir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
-const { frame, unframe, createDictionaryEngines, sha256, deltaOrder } = require('../../server/compression/dictionary-codings');
+const { frame, unframe, createDictionaryEngines, sha256, deltaOrder } = require('../../server/dictionaries/dictionary-codings');
 const { createEngines } = require('../../server/compression/codings');
 
 const HASH = crypto.createHash('sha256').update('dictionary').digest();

@@ -1,16 +1,17 @@
 'use strict';
-// The dictionary index (files/dictionary-index.js) over a stand-in file store: a hash leads to
+// The dictionary index (dictionaries/dictionary-index.js) over a stand-in file store: a hash leads to
 // its file only while the store holds those bytes there; each rule keeps its MAX_PER_RULE most
 // recent hashes; files another rule covers, hidden or streamed files are never dictionaries.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS, AHEAD_FILES, AHEAD_DICTIONARIES } = require('../../server/files/dictionary-index');
+const { DictionaryIndex, MAX_PER_RULE, RETIRED_MAX_ENTRIES, RETIRED_MAX_BYTES, RETIRED_MAX_AGE_MS, AHEAD_FILES, AHEAD_DICTIONARIES } = require('../../server/dictionaries/dictionary-index');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { compileDictionaryRules, ruleFor } = require('../../server/config/dictionary-rules');
-const { sha256 } = require('../../server/compression/dictionary-codings');
+const { sha256 } = require('../../server/dictionaries/dictionary-codings');
+const { saveRetired } = require('../../server/dictionaries/retired-dictionaries');
 
 const RULES = compileDictionaryRules([{ match: '/a/*' }, { match: '/b/*' }]);
 
@@ -175,4 +176,71 @@ test(`deltas ahead of time: the ${AHEAD_FILES} newest files of a rule, each agai
   const of = (rel, text) => `${rel} < ${sha256(text).toString('hex')}`;
   assert.deepEqual(pairs, [of('/a/lib.js', 'lib old'), of('/a/lib.js', 'app 3'), of('/a/app.v3.js', 'app 2'), of('/a/app.v3.js', 'app 1')]);
   assert.deepEqual(index.aheadPairs(RULES[1]), [], 'a lone file has no predecessor');
+});
+
+// A hidden file must never answer for its hash (a confirmation oracle for its content), whatever
+// way it would reach the index: the scan, a rule's link, a rewrite, the cache folder.
+test('dot files and dot folders are never dictionaries: scanned, linked, retired or loaded', async (t) => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dictionary-dot-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(root, 'a', '.git'), { recursive: true });
+  const files = { '/a/.env.js': 'SECRET=1', '/a/.git/config.js': 'token', '/a/app.js': 'app', '/a/.link.dict': 'linked secret' };
+  for (const [rel, text] of Object.entries(files)) fs.writeFileSync(path.join(root, rel), text);
+  const rules = compileDictionaryRules([{ match: '/a/*', link: '/a/.link.dict', linkFrom: '/*.html' }]);
+  // Like the file store, lookup() opens any path inside the root it is given.
+  const store = {
+    rootReal: root,
+    current: () => undefined,
+    lookup: async (rel) => ({ kind: 'file', rel, real: path.join(root, rel), bytes: fs.readFileSync(path.join(root, rel)), dictionaryRule: rules[0] }),
+  };
+  const retiredDir = path.join(root, 'cache', 'dictionaries');
+  const index = new DictionaryIndex({ store, rules, hidden: () => false, retiredDir, log: { warn() {}, debug() {} } });
+  await index.scan();
+  for (const text of ['SECRET=1', 'token', 'linked secret']) assert.equal(await index.find(rules[0], sha256(text)), null, text);
+  assert.equal((await index.find(rules[0], sha256('app'))).rel, '/a/app.js');
+  assert.equal(index.size, 1);
+
+  const before = await store.lookup('/a/.env.js');
+  index.retire(before, { ...before, bytes: Buffer.from('SECRET=2') });
+  assert.equal(index.retired.size, 0, 'a rewritten dot file leaves nothing behind');
+
+  await saveRetired(retiredDir, sha256('SECRET=0').toString('hex'), '/a/.env.js', Buffer.from('SECRET=0'));
+  await index.load();
+  assert.equal(await index.find(rules[0], sha256('SECRET=0')), null);
+  await index.flushed();
+  assert.deepEqual(fs.readdirSync(retiredDir), [], 'and deleted from the cache folder');
+});
+
+test(`plain requests for other files never push out what the scan found (${MAX_PER_RULE} per rule)`, async (t) => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dictionary-pinned-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(root, 'a'));
+  for (let i = 0; i < MAX_PER_RULE; i++) fs.writeFileSync(path.join(root, 'a', `v${i}.js`), `scanned ${i}`);
+  const made = new Map();
+  const store = {
+    rootReal: root,
+    current: (rel) => made.get(rel),
+    lookup: async (rel) => made.get(rel) ?? { kind: 'file', rel, real: path.join(root, rel), bytes: fs.readFileSync(path.join(root, rel)), dictionaryRule: RULES[0] },
+  };
+  const index = new DictionaryIndex({ store, rules: RULES, hidden: () => false, log: { warn() {}, debug() {} } });
+  await index.scan();
+  assert.equal(index.size, MAX_PER_RULE);
+  // Files the scan did not find (added since), each served once.
+  for (let i = 0; i < 2 * MAX_PER_RULE; i++) {
+    const info = { kind: 'file', rel: `/a/new${i}.js`, real: path.join(root, `a/new${i}.js`), bytes: Buffer.from(`new ${i}`), dictionaryRule: RULES[0] };
+    made.set(info.rel, info);
+    index.note(info);
+  }
+  for (let i = 0; i < MAX_PER_RULE; i++) assert.equal((await index.find(RULES[0], sha256(`scanned ${i}`)))?.rel, `/a/v${i}.js`, `v${i}`);
+  assert.equal(index.size, 2 * MAX_PER_RULE, `the scanned ones and the ${MAX_PER_RULE} most recent others`);
+  assert.equal(await index.find(RULES[0], sha256('new 0')), null);
+  assert.equal((await index.find(RULES[0], sha256(`new ${2 * MAX_PER_RULE - 1}`))).rel, `/a/new${2 * MAX_PER_RULE - 1}.js`);
+
+  // A scanned file rebuilt keeps its place, under its new hash only.
+  const rebuilt = { kind: 'file', rel: '/a/v0.js', real: path.join(root, 'a/v0.js'), bytes: Buffer.from('rebuilt 0'), dictionaryRule: RULES[0] };
+  made.set(rebuilt.rel, rebuilt);
+  index.note(rebuilt);
+  assert.equal(index.size, 2 * MAX_PER_RULE);
+  for (let i = 0; i < MAX_PER_RULE; i++) index.note({ ...made.get(`/a/new${MAX_PER_RULE + i}.js`), rel: `/a/again${i}.js`, bytes: Buffer.from(`again ${i}`) });
+  assert.equal((await index.find(RULES[0], sha256('rebuilt 0'))).rel, '/a/v0.js');
 });

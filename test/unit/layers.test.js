@@ -21,6 +21,7 @@ const LAYERS = [
   ['server/tls'],
   ['server/site'], // the site's behaviours around the decision: 404 page, listing, background variants
   ['server/decision'], // negotiation, representations, preconditions, ranges
+  ['server/dictionaries'], // RFC 9842: the dictionaries held, the deltas made, kept and budgeted
   ['server/files'], // paths, opening inside the root, the metadata store, bodies, tree walks
   ['server/config'], // the settings' schema, the configuration file and its rules, limits
   ['server/compression'],

@@ -1,5 +1,5 @@
 'use strict';
-// server/files/retired-dictionaries.js: previous contents kept in the cache folder come back,
+// server/dictionaries/retired-dictionaries.js: previous contents kept in the cache folder come back,
 // newest first, within the limits; whatever does not hash to its name, has no path, is too
 // old or too big, or is past the limits is deleted; a dead writer's temporary goes, a live one
 // stays; a folder another user could fill is left alone.
@@ -9,8 +9,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
 const os = require('node:os');
 const path = require('node:path');
-const { saveRetired, loadRetired, removeRetired } = require('../../server/files/retired-dictionaries');
-const { sha256 } = require('../../server/compression/dictionary-codings');
+const { saveRetired, loadRetired, removeRetired } = require('../../server/dictionaries/retired-dictionaries');
+const { sha256 } = require('../../server/dictionaries/dictionary-codings');
 const { TEMP_MAX_AGE_MS } = require('../../server/files/variant-cache');
 const { makeFifos, releaseFifos } = require('../helpers/fifos');
 

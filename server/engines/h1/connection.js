@@ -134,7 +134,7 @@ class Http1Connection extends EventEmitter {
     // RFC 9112 9.6: no further request is processed after one that asked to close.
     if (!request.keepAlive) this.stopReading();
     this.queue.push(entry);
-    dispatch(this.core, this.log, { method: request.method, target: request.path, headers: request.headers }, (d) => {
+    dispatch(this.core, this.log, { method: request.method, target: request.path, headers: request.headers, connection: this }, (d) => {
       if (this.closed) {
         discard(d);
         return;

@@ -351,7 +351,7 @@ class Http2Connection extends EventEmitter {
     stream.startedAt = performance.now();
     const headers = stream.headers;
     const refusal = stream.listSize > this.#maxHeaderListSize ? headerListTooLarge() : null;
-    dispatch(this.#core, this.#log, { method: headers[':method'], target: headers[':path'], headers, refusal },
+    dispatch(this.#core, this.#log, { method: headers[':method'], target: headers[':path'], headers, refusal, connection: this },
       (d) => this.#respond(stream, d),
       () => { if (!stream.closed && !this.#ended) this.#resetStream(stream.id, ERROR.INTERNAL_ERROR); });
   }

@@ -31,7 +31,8 @@ function createResponder(input) {
     close: () => core.close().then(() => log.drain()),
     // The app's server may pass bytes no request target holds (node:http2 passes those from
     // 0x80 up): a 400, which is no other handler's business either.
-    decide: (req, target) => (isRequestTarget(target) ? core.decide(req.method, target, req.headers)
+    // The connection: node:http2's compatibility API gives each stream a socket of its own.
+    decide: (req, target) => (isRequestTarget(target) ? core.decide(req.method, target, req.headers, req.stream?.session ?? req.socket)
       : Promise.resolve(core.errorResponse(new RequestError(400, 'ERR_BAD_REQUEST', 'invalid character in the request target'), req.method === 'HEAD'))),
     // A 404 (no such file) or 405 (a method other than GET/HEAD) is another handler's business
     // when there is one to pass to; so is a CORS preflight (cors: true) of a path with no file,

@@ -57,7 +57,7 @@ function createHttp1Handler(core, log, isClosing) {
     // RFC 9112 3.2: a missing (HTTP/1.1), repeated or malformed Host is a 400, and the connection
     // is closed since the client and any intermediary may disagree on what it asked for.
     const refusal = host.error === undefined ? null : new RequestError(400, 'ERR_BAD_HOST', host.error);
-    dispatch(core, log, { method: req.method, target: req.url, headers: req.headers, refusal }, (d) => {
+    dispatch(core, log, { method: req.method, target: req.url, headers: req.headers, refusal, connection: req.socket }, (d) => {
       // While shutting down, finish this response but do not keep the connection.
       if (isClosing() || refusal !== null) res.shouldKeepAlive = false;
       sendResponse(res, d, req.method === 'HEAD', (outcome, sent) => {

@@ -42,7 +42,7 @@ function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout) {
       return;
     }
     const refusal = headerListSize(rawHeaders) > maxHeaderListSize ? headerListTooLarge() : null;
-    dispatch(core, log, { method, target, headers, refusal }, (d) => {
+    dispatch(core, log, { method, target, headers, refusal, connection: stream.session }, (d) => {
       if (stream.destroyed || stream.closed) {
         discard(d);
         return;

@@ -9,7 +9,14 @@
 // An entry is only a lead: find() looks the file up through the file store, which checks it
 // against the disk as for a request, and hashes what it holds now, so a file that vanished or
 // changed is forgotten there and then, and a stale entry can never yield a delta against other
-// bytes than the client's. Each rule keeps its MAX_PER_RULE most recently noted hashes.
+// bytes than the client's. Each rule keeps the files its start-up scan found (at most
+// MAX_PER_RULE, under their current hash: requests for other files never push them out, as the
+// rule announces them to every visitor), and besides them the MAX_PER_RULE most recently noted
+// hashes of other files.
+//
+// Only what a request could be served is a dictionary (requestable(), hidden()): a file a
+// request could not name (a dot name) or the configuration file never answers for its hash,
+// which would tell a client that guessed its content that it guessed right.
 //
 // A file rewritten in place (same path, new bytes: lib.js rebuilt) leaves its previous content
 // behind as a dictionary of its rule, since the visitors who fetched it hold it: the file store
@@ -20,9 +27,11 @@
 
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const { sha256 } = require('../compression/dictionary-codings');
+const { sha256 } = require('./dictionary-codings');
 const { ruleFor } = require('../config/dictionary-rules');
 const { saveRetired, removeRetired, loadRetired } = require('./retired-dictionaries');
+const { parseRequestPath } = require('../http/request-path');
+const { RepeatedWarnings } = require('../log/repeated-warnings');
 
 const MAX_PER_RULE = 64;
 const RETIRED_MAX_ENTRIES = 64;
@@ -32,7 +41,7 @@ const RETIRED_MAX_BYTES = 32 * 1024 * 1024;
 const RETIRED_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 // One content may take a quarter of the bytes at most, so that one rebuild never evicts all.
 const RETIRED_MAX_ENTRY_BYTES = RETIRED_MAX_BYTES / 4;
-// The deltas made ahead of time (core.js prepareDeltas): for each rule, its AHEAD_FILES most
+// The deltas made ahead of time (delta-maker.js ahead()): for each rule, its AHEAD_FILES most
 // recently noted files, each against the AHEAD_DICTIONARIES releases before it, the ones
 // returning visitors most likely hold.
 const AHEAD_FILES = 2;
@@ -47,7 +56,9 @@ class DictionaryIndex {
   // now(): a clock in ms, wallNow(): the time of day in ms, as file times are (tests pass their own).
   constructor({ store, rules, hidden, log, retiredDir = null, now = () => performance.now(), wallNow = Date.now }) {
     Object.assign(this, { store, rules, hidden, log, retiredDir, now, wallNow });
-    this.byRule = rules.map(() => new Map());
+    // Per rule: entries, SHA-256 in base64 → path, in the order noted; scanned, the paths the
+    // start-up scan found.
+    this.byRule = rules.map(() => ({ entries: new Map(), scanned: new Set() }));
     // Previous contents of files rewritten in place: key → { kind: 'previous', rule, rel, bytes,
     // at }, oldest first.
     this.retired = new Map();
@@ -55,6 +66,7 @@ class DictionaryIndex {
     // FileInfo → { hash, key (its base64) }, computed once per snapshot of a file.
     this.hashes = new WeakMap();
     this.closed = false;
+    this.diskWarnings = new RepeatedWarnings(log);
     // The disk's writes and deletions, one at a time, in the order the memory saw them.
     this.disk = Promise.resolve();
   }
@@ -65,7 +77,7 @@ class DictionaryIndex {
   }
 
   get size() {
-    return this.byRule.reduce((n, m) => n + m.size, 0);
+    return this.byRule.reduce((n, { entries }) => n + entries.size, 0);
   }
 
   // { hash, key } of a file (FileInfo) with its bytes in memory: its SHA-256 and that in base64;
@@ -87,19 +99,33 @@ class DictionaryIndex {
     const rule = info.dictionaryRule;
     const digest = rule === null ? null : this.digestOf(info);
     if (digest === null) return;
-    const entries = this.byRule[rule.index];
+    const { entries, scanned } = this.byRule[rule.index];
     const key = digest.key;
     if (entries.get(key) === info.rel) return;
     entries.delete(key);
+    // A scanned file has one entry, its current content's.
+    if (scanned.has(info.rel)) for (const [other, rel] of entries) if (rel === info.rel) entries.delete(other);
     entries.set(key, info.rel);
-    if (entries.size > MAX_PER_RULE) entries.delete(entries.keys().next().value);
+    if (entries.size > MAX_PER_RULE) this.dropOldestUnscanned(entries, scanned);
+  }
+
+  // Past MAX_PER_RULE entries of files the scan did not find, the oldest of them goes.
+  dropOldestUnscanned(entries, scanned) {
+    let others = 0;
+    let oldest = null;
+    for (const [key, rel] of entries) {
+      if (scanned.has(rel)) continue;
+      others++;
+      oldest ??= key;
+    }
+    if (others > MAX_PER_RULE) entries.delete(oldest);
   }
 
   // The file store replaced the snapshot `previous` of a file by `current`: when a rule covers
   // it and its content changed, the previous content stays a dictionary of that rule.
   retire(previous, current) {
     const rule = previous.dictionaryRule;
-    const old = rule === null || this.hidden(previous.real) ? null : this.digestOf(previous);
+    const old = rule === null || !this.servable(previous.rel, previous.real) ? null : this.digestOf(previous);
     if (old === null || old.hash.equals(this.digestOf(current)?.hash ?? Buffer.alloc(0))) return;
     if (previous.bytes.length > RETIRED_MAX_ENTRY_BYTES) return;
     // Rewritten on disk below, not deleted.
@@ -132,13 +158,13 @@ class DictionaryIndex {
     if (this.retiredDir === null) return;
     const hex = hash.toString('hex');
     this.disk = this.disk.then(() => op(this.retiredDir, hex)).catch((err) => {
-      this.log.warn(`dictionaries: ${this.retiredDir}: ${err.message}`);
+      this.diskWarnings.warn(err.code ?? 'disk', `dictionaries: ${this.retiredDir}: ${err.message}`);
     });
   }
 
-  // Resolves once the disk holds what the memory does (tests, close).
+  // Resolves once the disk holds what the memory does (tests, close), its warnings said.
   flushed() {
-    return this.disk;
+    return this.disk.then(() => this.diskWarnings.flush());
   }
 
   // Takes back the previous contents the cache folder kept (a file whose bytes do not hash to
@@ -157,7 +183,7 @@ class DictionaryIndex {
     for (const { hash, rel, bytes, ageMs } of kept.reverse()) {
       const rule = ruleFor(this.rules, rel);
       const key = hash.toString('base64');
-      if (rule === null || this.hidden(path.join(this.store.rootReal, rel))) this.onDisk(hash, removeRetired);
+      if (rule === null || !this.servable(rel, path.join(this.store.rootReal, rel))) this.onDisk(hash, removeRetired);
       else if (!this.retired.has(key)) {
         this.retired.set(key, { kind: 'previous', rule, rel, bytes, at: this.now() - ageMs });
         this.retiredBytes += bytes.length;
@@ -174,7 +200,7 @@ class DictionaryIndex {
   // files of the rule noted before it (the start-up scan notes them oldest first). Leads only:
   // the caller looks both up.
   aheadPairs(rule) {
-    const noted = [...this.byRule[rule.index]].reverse();
+    const noted = [...this.byRule[rule.index].entries].reverse();
     const retired = [...this.retired].reverse().filter(([, entry]) => entry.rule === rule);
     const pairs = [];
     const seen = new Set();
@@ -205,7 +231,7 @@ class DictionaryIndex {
   }
 
   async findFile(rule, hash, key) {
-    const entries = this.byRule[rule.index];
+    const { entries } = this.byRule[rule.index];
     const rel = entries.get(key);
     if (rel === undefined) return null;
     let info;
@@ -214,7 +240,7 @@ class DictionaryIndex {
     } catch {
       info = null;
     }
-    const current = info !== null && info.kind === 'file' && info.dictionaryRule === rule && !this.hidden(info.real) ? this.digestOf(info) : null;
+    const current = info !== null && info.kind === 'file' && info.dictionaryRule === rule && this.servable(info.rel, info.real) ? this.digestOf(info) : null;
     if (current !== null && current.hash.equals(hash)) return info;
     if (entries.get(key) === rel) entries.delete(key);
     if (current !== null) this.note(info);
@@ -236,7 +262,7 @@ class DictionaryIndex {
       const newest = dated.filter((d) => d !== null).sort((a, b) => a.mtimeMs - b.mtimeMs).slice(-MAX_PER_RULE);
       for (const { rel } of newest) {
         if (this.closed) return;
-        await this.noteFile(rel);
+        await this.noteFile(rel, rule);
       }
     }
     if (budget.entries <= 0) this.log.warn(`dictionaries: the start-up scan stopped after ${MAX_SCAN_ENTRIES} directory entries; files past them become dictionaries when first served`);
@@ -259,6 +285,7 @@ class DictionaryIndex {
       for (const entry of names.slice(0, budget.entries)) {
         budget.entries--;
         const rel = dir + entry.name;
+        if (!requestable(rel)) continue;
         if (entry.isDirectory()) {
           if (star !== -1) queue.push(rel + '/');
         } else if (entry.isFile() && rule.regex.test(rel)) {
@@ -269,13 +296,32 @@ class DictionaryIndex {
     return found;
   }
 
-  async noteFile(rel) {
+  // Notes the file the scan found at `rel` for `rule`, which keeps it.
+  async noteFile(rel, rule) {
+    if (!requestable(rel)) return;
     try {
       const info = await this.store.lookup(rel);
-      if (info.kind === 'file' && !this.hidden(info.real)) this.note(info);
+      if (info.kind !== 'file' || !this.servable(info.rel, info.real)) return;
+      this.byRule[rule.index].scanned.add(rel);
+      this.note(info);
     } catch (err) {
       this.log.debug(`dictionaries: ${rel} skipped (${err.message})`);
     }
+  }
+
+  // Whether the file at `rel` (whose real path is `real`) is one a request is served.
+  servable(rel, real) {
+    return requestable(rel) && !this.hidden(real);
+  }
+}
+
+// Whether a request for the path `rel` names that path: the request path's own rule (no dot
+// name, nothing it would refuse or rewrite), applied to the path as a client would send it.
+function requestable(rel) {
+  try {
+    return parseRequestPath(rel.split('/').map(encodeURIComponent).join('/')).rel === rel;
+  } catch {
+    return false;
   }
 }
 

@@ -2,7 +2,7 @@
 // Previous contents of files rewritten in place, kept on disk so that a returning visitor's
 // Available-Dictionary still finds them after a restart (RFC 9842; dictionary-index.js keeps
 // them in memory). They live in the `dictionaries/` folder of the root's variant-cache folder
-// (variant-cache.js), 0700: each content as a file named by its SHA-256 in hex, and beside it
+// (files/variant-cache.js), 0700: each content as a file named by its SHA-256 in hex, and beside it
 // `<hash>.json`, { "rel": "/assets/lib.js" }, the path it was served at (its rule is the one that
 // covers that path when it is loaded, so a changed configuration never offers it elsewhere).
 // Both are written through a temporary file and a rename.
@@ -13,8 +13,8 @@
 
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const { sha256 } = require('../compression/dictionary-codings');
-const { readOurs, isOurFolder, prepareCacheDir, writeCached, TEMP_PREFIX, TEMP_MAX_AGE_MS } = require('./variant-cache');
+const { sha256 } = require('./dictionary-codings');
+const { readOurs, isOurFolder, prepareCacheDir, writeCached, TEMP_PREFIX, TEMP_MAX_AGE_MS } = require('../files/variant-cache');
 
 const FOLDER = 'dictionaries';
 const NAME = /^[0-9a-f]{64}$/;
