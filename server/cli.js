@@ -3,6 +3,7 @@
 // the URL, and shuts down gracefully on SIGINT/SIGTERM (exit 0). Bad options exit 2.
 
 const cluster = require('node:cluster');
+const fs = require('node:fs');
 const { parseCli, normalizeOptions, helpText } = require('./config/options');
 const { ConfigError } = require('./errors');
 const { loggerFor } = require('./log/logger');
@@ -14,6 +15,8 @@ const { engineFor } = require('./engines/hpack-addon');
 const { createEngines, warnUnavailable } = require('./compression/codings');
 const { startBackgroundPrecompress } = require('./site/background-precompress');
 const { watchRoot } = require('./site/watch-precompress');
+const { runCacheCommand } = require('./site/cache-command');
+const { startCacheUpkeep } = require('./site/cache-upkeep');
 
 const EXIT_BAD_OPTION = 2;
 
@@ -37,6 +40,10 @@ const SUBCOMMANDS = {
   precompress: {
     run: (argv) => require('../tools/precompress').main(argv, { command: 'negotiate-h2 precompress', requireDir: true }),
     help: 'precompress DIR [--codings LIST]   write .br/.zst/.gz/.lzma variants next to DIR\'s files (a build step; the server itself never writes into DIR)',
+  },
+  cache: {
+    run: (argv, env) => runCacheCommand(argv, env).catch(fail),
+    help: 'cache [list] | cache clean [DIR]   the --cache-dir folders of the roots served (size, last use), and their removal',
   },
   trust: {
     run: (argv, env) => runTrustCommand('trust', argv, env).catch(fail),
@@ -127,10 +134,12 @@ function announce(log, { url, httpUrl, lanUrls }, options) {
   };
   const initial = options.precompress ? startBackgroundPrecompress({ ...precompress, root: options.root, log }) : null;
   const watcher = options.watch ? watchRoot({ root: options.root, after: initial?.exited, precompress, log }) : null;
+  const upkeep = startCacheUpkeep({ cacheDir: options.cacheDir, rootReal: fs.realpathSync(options.root), maxAgeDays: options.cacheMaxAgeDays, log });
   return {
     stop() {
       initial?.stop();
       watcher?.stop();
+      upkeep.stop();
     },
   };
 }

@@ -60,6 +60,8 @@ export interface ServerOptions {
   precompress?: boolean;
   /** where variants made in the background are kept, one folder per served root (never in the root; "negotiate-h2 precompress DIR" writes them next to the files) */
   cacheDir?: string;
+  /** at start, remove the --cache-dir folders of roots no server has used for N days (0: never; "negotiate-h2 cache" lists them) (default: 30) */
+  cacheMaxAgeDays?: number;
   /** size limit of each root's folder in --cache-dir; the oldest variants go first (default: 268435456) */
   cacheBytes?: number;
   /** silent | error | warn | info | debug (default: info) */

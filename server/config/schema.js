@@ -107,6 +107,7 @@ const SERVER = [
   { flag: 'watch', key: 'watch', bool: true, def: false, help: 'make cached variants of changed and new files while serving (CLI only)' },
   { flag: 'no-precompress', key: 'precompress', bool: true, def: true, help: 'do not make cached variants of the root\'s files in the background at start (CLI only)' },
   { ...SHARED.cacheDir, file: false, help: 'where variants made in the background are kept, one folder per served root (never in the root; "negotiate-h2 precompress DIR" writes them next to the files)' },
+  { flag: 'cache-max-age-days', key: 'cacheMaxAgeDays', arg: 'N', def: 30, parse: p.intIn(0, 36_500), file: false, help: 'at start, remove the --cache-dir folders of roots no server has used for N days (0: never; "negotiate-h2 cache" lists them)' },
   { flag: 'cache-bytes', key: 'cacheBytes', arg: 'N', def: 256 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'size limit of each root\'s folder in --cache-dir; the oldest variants go first' },
   { flag: 'log-level', key: 'logLevel', arg: 'L', def: 'info', parse: p.oneOf(LOG_LEVELS), help: LOG_LEVELS.join(' | ') },
   { flag: 'cache-control', key: 'cacheControl', arg: 'V', def: 'public, max-age=0', parse: p.headerValue, help: 'Cache-Control of file responses' },
