@@ -40,6 +40,35 @@ const STATIC_TABLE = addon.staticTable;
 // A field costs at least this much of maxHeaderListSize (RFC 7540 6.5.2).
 const FIELD_OVERHEAD = 32;
 
+// A header list packed once for encoding many times, by any Encoder: the server's responses
+// to one file are the same list on every connection, each with its own dynamic table. Names in
+// options.sensitive go out never indexed, as with an Encoder's own option.
+class PackedHeaders {
+  constructor(headers, options) {
+    const { sensitive = [] } = checkOptions(options);
+    const { text, fields, count } = new FieldPacker(sensitive, invalid, 'header').pack(headers);
+    const wide = /[^\x00-\xff]/.exec(text);
+    if (wide !== null) {
+      throw invalid(TypeError, `header ${fieldAt(fields, wide.index)} has U+${wide[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}:`
+        + ' header names and values must be latin1 strings (no code unit above 0xFF)');
+    }
+    this.bytes = Buffer.from(text, 'latin1');
+    this.fields = fields.slice(0, 3 * count);
+    this.count = count;
+    Object.freeze(this);
+  }
+}
+
+// "N name" or "N value": where character `at` of a packed text lies.
+function fieldAt(fields, at) {
+  let start = 0;
+  for (let i = 0; ; i++) {
+    const nameEnd = start + fields[3 * i];
+    start = nameEnd + fields[3 * i + 1];
+    if (at < start) return `${i} ${at < nameEnd ? 'name' : 'value'}`;
+  }
+}
+
 class Encoder {
   #native;
   #packer;
@@ -58,9 +87,23 @@ class Encoder {
   // One header block as a Buffer, from [[name, value], ...] or { name: value | [values] }.
   // Header names and values are latin1 strings: a character above U+00FF is an
   // ERR_HPACK_INVALID_ARGUMENT TypeError, never silently cut to a byte.
+  // A PackedHeaders is encoded as it was packed (its own sensitive names).
   encode(headers) {
-    const { text, fields, count } = this.#packer.pack(headers);
+    const { text, fields, count } = headers instanceof PackedHeaders ? listText(headers) : this.#packer.pack(headers);
     return intoSlab((out, offset) => this.#native.encode(text, fields, count, out, offset));
+  }
+
+  // The block of a PackedHeaders written into out at offset, for a caller that frames it in place:
+  // returns its length, or, when out may not have room for it from offset, writes nothing,
+  // leaves the encoder as it was and returns the room it needs (more than there is).
+  encodeInto(list, out, offset) {
+    if (!(list instanceof PackedHeaders)) throw invalid(TypeError, 'list must be a PackedHeaders');
+    return this.#native.encode(list.bytes, list.fields, list.count, out, offset);
+  }
+
+  // Frees the dynamic table now rather than at garbage collection; any later call throws.
+  close() {
+    this.#native.close();
   }
 
   // Our dynamic table size (at most the peer's SETTINGS_HEADER_TABLE_SIZE); signalled in the next block.
@@ -119,4 +162,6 @@ class Decoder {
   }
 }
 
-module.exports = { huffman, Encoder, Decoder, QpackEncoder, QpackDecoder };
+const listText = (list) => ({ text: list.bytes, fields: list.fields, count: list.count });
+
+module.exports = { huffman, Encoder, PackedHeaders, Decoder, QpackEncoder, QpackDecoder };

@@ -1,12 +1,14 @@
 // Encoder: new Encoder(tableSize, indexing, flags); setTableSize(n);
-// encode(text, fields, count, output, offset) -> bytes written.
+// encode(text, fields, count, output, offset) -> bytes written; close().
 //
 // The constructor's flags are HPACK_ENCODER_* bits. text, fields and count
 // are a block's fields (see field_text.h). The block is written at
 // output[offset...]; when that room may be too small, encode writes nothing,
 // leaves the encoder as it was and returns the room it needs (more than there
 // is). Every argument is read and checked before the encoder's state changes,
-// so a refused block leaves it as it was.
+// so a refused block leaves it as it was. close() frees the table at once
+// (a connection's encoder goes with the connection, not with a later garbage
+// collection); any call after it throws.
 #include "encoder_wrap.h"
 
 #include "hpack.h"
@@ -22,8 +24,11 @@ public:
 
     Napi::Value Encode(const Napi::CallbackInfo &info);
     Napi::Value SetTableSize(const Napi::CallbackInfo &info);
+    Napi::Value Close(const Napi::CallbackInfo &info);
 
 private:
+    bool Open(Napi::Env env);
+
     FieldText block_;
 };
 
@@ -47,7 +52,7 @@ Napi::Value Encoder::Encode(const Napi::CallbackInfo &info)
     Napi::Env env = info.Env();
     uint8_t *dst;
     size_t room;
-    if (!GetRoom(info[3], info[4], &dst, &room) || !block_.Read(info[0], info[1], info[2], Codec::kHpack))
+    if (!Open(env) || !GetRoom(info[3], info[4], &dst, &room) || !block_.Read(info[0], info[1], info[2], Codec::kHpack))
         return Napi::Value();
     size_t bound = hpack_encoder_bound(core_, block_.fields(), block_.count());
     if (bound > room)
@@ -63,9 +68,24 @@ Napi::Value Encoder::Encode(const Napi::CallbackInfo &info)
 Napi::Value Encoder::SetTableSize(const Napi::CallbackInfo &info)
 {
     uint32_t size;
-    if (GetUint32(info[0], kTableSizeMessage.c_str(), &size))
+    if (Open(info.Env()) && GetUint32(info[0], kTableSizeMessage.c_str(), &size))
         ThrowResizeError(info.Env(), hpack_encoder_set_table_size(core_, size), "cannot resize the encoder's table");
     return Napi::Value();
+}
+
+Napi::Value Encoder::Close(const Napi::CallbackInfo &)
+{
+    hpack_encoder_free(core_);
+    core_ = nullptr;
+    return Napi::Value();
+}
+
+bool Encoder::Open(Napi::Env env)
+{
+    if (core_)
+        return true;
+    ThrowTypeError(env, "the encoder is closed");
+    return false;
 }
 
 } // namespace
@@ -74,5 +94,6 @@ bool ExportEncoder(Napi::Object exports)
 {
     return Encoder::Export(exports, "Encoder",
                            { Encoder::Method<&Encoder::Encode>("encode"),
-                             Encoder::Method<&Encoder::SetTableSize>("setTableSize") });
+                             Encoder::Method<&Encoder::SetTableSize>("setTableSize"),
+                             Encoder::Method<&Encoder::Close>("close") });
 }

@@ -81,6 +81,17 @@ bool GetBytes(Napi::Value value, const char *what, const uint8_t **data, size_t 
     return true;
 }
 
+bool GetBytesIfAny(Napi::Value value, const uint8_t **data, size_t *len)
+{
+    static const uint8_t none[1] = { 0 };
+    void *p;
+    if (!GetTypedArray(value, napi_uint8_array, &p, len))
+        return false;
+    // An empty array may have no memory at all; callers do arithmetic on the pointer.
+    *data = p ? static_cast<const uint8_t *>(p) : none;
+    return true;
+}
+
 bool GetRoom(Napi::Value array, Napi::Value offset, uint8_t **data, size_t *room, Codec codec)
 {
     const uint8_t *base;

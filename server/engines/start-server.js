@@ -39,9 +39,7 @@ async function startServer(input = {}) {
   let closing = null;
   // A cluster's workers fall back silently: the primary said it once (server/cli.js).
   const engine = engineFor(options.engine, cluster.isWorker ? null : log);
-  const listener = LISTENERS[engine]({
-    tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: options.responseHeaders,
-  });
+  const listener = LISTENERS[engine]({ tls, timeouts, core, log, isClosing: () => closing !== null });
   const server = listener.server;
   const sockets = new Set();
   server.on('connection', (socket) => {
