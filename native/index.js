@@ -72,6 +72,12 @@ function fieldAt(fields, at) {
 class Encoder {
   #native;
   #packer;
+  // [hpack_encoder_changes()], kept current by the addon after every call.
+  #changes = new Float64Array(1);
+  // Per PackedHeaders: { bytes, changes } of its last block that changed nothing, sent again
+  // as long as nothing changed since (see hpack_encoder_changes in native/include/hpack.h).
+  #repeats = new WeakMap();
+  #closed = false;
 
   constructor(options) {
     const opts = checkOptions(options);
@@ -81,7 +87,7 @@ class Encoder {
     }
     this.#packer = new FieldPacker(sensitive, invalid, 'header');
     checkSize(tableSize, 'tableSize', MAX_TABLE_SIZE);
-    this.#native = new addon.Encoder(tableSize, INDEXING[indexing], encoderFlags(opts));
+    this.#native = new addon.Encoder(tableSize, INDEXING[indexing], encoderFlags(opts), this.#changes);
   }
 
   // One header block as a Buffer, from [[name, value], ...] or { name: value | [values] }.
@@ -95,14 +101,30 @@ class Encoder {
 
   // The block of a PackedHeaders written into out at offset, for a caller that frames it in place:
   // returns its length, or, when out may not have room for it from offset, writes nothing,
-  // leaves the encoder as it was and returns the room it needs (more than there is).
+  // leaves the encoder as it was and returns the room it needs (more than there is). A list
+  // whose last block changed nothing is copied from it while nothing else changed either: a
+  // response repeated on a connection costs a copy of a few indexed fields, not an encoding.
   encodeInto(list, out, offset) {
-    if (!(list instanceof PackedHeaders)) throw invalid(TypeError, 'list must be a PackedHeaders');
-    return this.#native.encode(list.bytes, list.fields, list.count, out, offset);
+    if (!(list instanceof PackedHeaders) || this.#closed) {
+      throw invalid(TypeError, this.#closed ? 'the encoder is closed' : 'list must be a PackedHeaders');
+    }
+    const changes = this.#changes[0];
+    const repeat = this.#repeats.get(list);
+    if (repeat !== undefined && repeat.changes === changes && Number.isInteger(offset) && offset >= 0) {
+      const bytes = repeat.bytes;
+      if (out.length - offset < bytes.length) return bytes.length;
+      return bytes.copy(out, offset);
+    }
+    const n = this.#native.encode(list.bytes, list.fields, list.count, out, offset);
+    if (this.#changes[0] === changes && n <= out.length - offset) {
+      this.#repeats.set(list, { bytes: Buffer.from(out.subarray(offset, offset + n)), changes });
+    }
+    return n;
   }
 
   // Frees the dynamic table now rather than at garbage collection; any later call throws.
   close() {
+    this.#closed = true;
     this.#native.close();
   }
 

@@ -1,5 +1,8 @@
-// Encoder: new Encoder(tableSize, indexing, flags); setTableSize(n);
+// Encoder: new Encoder(tableSize, indexing, flags, changes); setTableSize(n);
 // encode(text, fields, count, output, offset) -> bytes written; close().
+//
+// changes is a Float64Array whose first element the encoder keeps equal to
+// hpack_encoder_changes() after every call, so JS reads it without a call.
 //
 // The constructor's flags are HPACK_ENCODER_* bits. text, fields and count
 // are a block's fields (see field_text.h). The block is written at
@@ -28,8 +31,11 @@ public:
 
 private:
     bool Open(Napi::Env env);
+    void Publish() { *changes_ = (double)hpack_encoder_changes(core_); }
 
     FieldText block_;
+    Napi::Reference<Napi::Value> changes_array_; // keeps changes_'s memory alive
+    double *changes_ = nullptr;
 };
 
 Encoder::Encoder(const Napi::CallbackInfo &info) : CoreWrap(info)
@@ -39,12 +45,23 @@ Encoder::Encoder(const Napi::CallbackInfo &info) : CoreWrap(info)
         !GetUint32(info[1], "indexing must be 0, 1 or 2", &indexing) ||
         !GetUint32(info[2], "flags must be a 32-bit unsigned integer", &flags))
         return;
+    void *changes;
+    size_t changes_len;
+    if (!GetTypedArray(info[3], napi_float64_array, &changes, &changes_len) || changes_len < 1) {
+        ThrowTypeError(info.Env(), "changes must be a Float64Array");
+        return;
+    }
     if (indexing > HPACK_INDEX_LINEAR || table_size > HPACK_MAX_TABLE_SIZE) {
         ThrowRangeError(info.Env(),
                         "tableSize must be at most " + std::to_string(HPACK_MAX_TABLE_SIZE) + " and indexing 0, 1 or 2");
         return;
     }
     Adopt(hpack_encoder_new(table_size, (enum hpack_indexing)indexing, flags), "cannot create encoder");
+    if (!core_)
+        return;
+    changes_array_ = Napi::Persistent(info[3]);
+    changes_ = static_cast<double *>(changes);
+    Publish();
 }
 
 Napi::Value Encoder::Encode(const Napi::CallbackInfo &info)
@@ -62,14 +79,17 @@ Napi::Value Encoder::Encode(const Napi::CallbackInfo &info)
         ThrowHpackError(env, (int)n, "HPACK encoding failed");
         return Napi::Value();
     }
+    Publish();
     return Napi::Number::New(env, (double)n);
 }
 
 Napi::Value Encoder::SetTableSize(const Napi::CallbackInfo &info)
 {
     uint32_t size;
-    if (Open(info.Env()) && GetUint32(info[0], kTableSizeMessage.c_str(), &size))
+    if (Open(info.Env()) && GetUint32(info[0], kTableSizeMessage.c_str(), &size)) {
         ThrowResizeError(info.Env(), hpack_encoder_set_table_size(core_, size), "cannot resize the encoder's table");
+        Publish();
+    }
     return Napi::Value();
 }
 

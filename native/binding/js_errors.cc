@@ -27,14 +27,14 @@ const char *InvalidArgumentCode(Codec codec)
                                   : qpack_strerror(QPACK_ERR_INVALID_ARGUMENT);
 }
 
+} // namespace
+
 bool GetTypedArray(Napi::Value value, napi_typedarray_type want, void **data, size_t *count)
 {
     napi_typedarray_type type;
     // Fails with napi_invalid_arg, throwing nothing, when value is not a typed array.
     return napi_get_typedarray_info(value.Env(), value, &type, count, data, nullptr, nullptr) == napi_ok && type == want;
 }
-
-} // namespace
 
 void ThrowHpackError(Napi::Env env, int err, const char *what)
 {

@@ -35,6 +35,12 @@ function packedList(d, date) {
 class ResponseHeaders {
   #encoder = new Encoder({ tableSize: DEFAULT_TABLE_SIZE });
   #tableSize = DEFAULT_TABLE_SIZE;
+  #clock;
+
+  // clock: () => { second, text }, the same object all through a second (http/date-clock.js).
+  constructor(clock = currentDate) {
+    this.#clock = clock;
+  }
 
   // Each SETTINGS_HEADER_TABLE_SIZE the peer sends, in order: our table never exceeds it, and
   // a change starts the next block with a size update (RFC 7541 4.2; the smallest size set
@@ -48,7 +54,7 @@ class ResponseHeaders {
 
   // The header list of descriptor d, to pass to encodeInto (now: its Date is this second's).
   list(d) {
-    return packedList(d, currentDate());
+    return packedList(d, this.#clock());
   }
 
   // The block of list at out[offset...]: its length, or the room it needs when out has less
