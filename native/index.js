@@ -110,7 +110,8 @@ class Encoder {
     }
     const changes = this.#changes[0];
     const repeat = this.#repeats.get(list);
-    if (repeat !== undefined && repeat.changes === changes && Number.isInteger(offset) && offset >= 0) {
+    // (Arguments the addon would refuse go to it, for its error.)
+    if (repeat !== undefined && repeat.changes === changes && out instanceof Uint8Array && Number.isInteger(offset) && offset >= 0 && offset <= out.length) {
       const bytes = repeat.bytes;
       if (out.length - offset < bytes.length) return bytes.length;
       return bytes.copy(out, offset);

@@ -91,7 +91,7 @@ bool FieldText::ReadFields(Napi::Env env, napi_value text, const int32_t *length
         }
         total += (size_t)field[0] + (size_t)field[1];
     }
-    // Bytes (a prepared list, HeaderList in native/index.js) are used where they are, without a
+    // Bytes (a PackedHeaders list, native/index.js) are used where they are, without a
     // copy: that is what makes a list encoded once per response cheap.
     const uint8_t *p = nullptr;
     size_t byte_length;
