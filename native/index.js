@@ -40,10 +40,22 @@ const STATIC_TABLE = addon.staticTable;
 // A field costs at least this much of maxHeaderListSize (RFC 7540 6.5.2).
 const FIELD_OVERHEAD = 32;
 
+// What the encoders read of a PackedHeaders: { text (its bytes), fields, count }.
+let listText;
+
 // A header list packed once for encoding many times, by any Encoder: the server's responses
 // to one file are the same list on every connection, each with its own dynamic table. Names in
-// options.sensitive go out never indexed, as with an Encoder's own option.
+// options.sensitive go out never indexed, as with an Encoder's own option. Its bytes are its
+// own and never change, which is what lets an encoder send a list's block again.
 class PackedHeaders {
+  #bytes;
+  #fields;
+  #count;
+
+  static {
+    listText = (list) => ({ text: list.#bytes, fields: list.#fields, count: list.#count });
+  }
+
   constructor(headers, options) {
     const { sensitive = [] } = checkOptions(options);
     const { text, fields, count } = new FieldPacker(sensitive, invalid, 'header').pack(headers);
@@ -52,10 +64,14 @@ class PackedHeaders {
       throw invalid(TypeError, `header ${fieldAt(fields, wide.index)} has U+${wide[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}:`
         + ' header names and values must be latin1 strings (no code unit above 0xFF)');
     }
-    this.bytes = Buffer.from(text, 'latin1');
-    this.fields = fields.slice(0, 3 * count);
-    this.count = count;
-    Object.freeze(this);
+    this.#bytes = Buffer.from(text, 'latin1');
+    this.#fields = fields.slice(0, 3 * count);
+    this.#count = count;
+  }
+
+  /** The number of fields. */
+  get count() {
+    return this.#count;
   }
 }
 
@@ -116,7 +132,8 @@ class Encoder {
       if (out.length - offset < bytes.length) return bytes.length;
       return bytes.copy(out, offset);
     }
-    const n = this.#native.encode(list.bytes, list.fields, list.count, out, offset);
+    const { text, fields, count } = listText(list);
+    const n = this.#native.encode(text, fields, count, out, offset);
     if (this.#changes[0] === changes && n <= out.length - offset) {
       this.#repeats.set(list, { bytes: Buffer.from(out.subarray(offset, offset + n)), changes });
     }
@@ -184,7 +201,5 @@ class Decoder {
     this.#native.setTableSize(checkSize(size, 'tableSize', MAX_TABLE_SIZE));
   }
 }
-
-const listText = (list) => ({ text: list.bytes, fields: list.fields, count: list.count });
 
 module.exports = { huffman, Encoder, PackedHeaders, Decoder, QpackEncoder, QpackDecoder };
