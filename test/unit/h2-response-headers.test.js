@@ -33,22 +33,35 @@ const CASES = [
 ];
 
 for (const [name, sizes, start] of CASES) {
-  test(`peer table sizes: ${name}`, () => {
-    const rh = new ResponseHeaders();
-    const decoder = new Decoder({ tableSize: 4096 });
-    decoder.decode(block(rh));
-    for (const size of sizes) rh.setPeerTableSize(size);
-    // The decoder takes the smallest limit the peer set; once acknowledged, the final one.
-    if (sizes.length) decoder.setTableSize(Math.min(4096, ...sizes));
-    const next = block(rh);
-    assert.equal(next.subarray(0, start.length / 2).toString('hex'), start);
-    if (sizes.length) decoder.setTableSize(Math.min(4096, sizes[sizes.length - 1]));
-    assert.deepEqual(decoder.decode(next)[0], [':status', '200']);
-    // Signalled once: the block after starts with its fields.
-    assert.equal(block(rh)[0], 0x88);
-    rh.close();
-  });
+  // The encoder is made for the first block: sizes set before it are owed as well.
+  for (const first of [false, true]) {
+    test(`peer table sizes ${first ? 'before the first block' : 'after a block'}: ${name}`, () => {
+      const rh = new ResponseHeaders();
+      const decoder = new Decoder({ tableSize: 4096 });
+      if (!first) decoder.decode(block(rh));
+      for (const size of sizes) rh.setPeerTableSize(size);
+      // The decoder takes the smallest limit the peer set; once acknowledged, the final one.
+      if (sizes.length) decoder.setTableSize(Math.min(4096, ...sizes));
+      const next = block(rh);
+      assert.equal(next.subarray(0, start.length / 2).toString('hex'), start);
+      if (sizes.length) decoder.setTableSize(Math.min(4096, sizes[sizes.length - 1]));
+      assert.deepEqual(decoder.decode(next)[0], [':status', '200']);
+      // Signalled once: the block after starts with its fields.
+      assert.equal(block(rh)[0], 0x88);
+      rh.close();
+    });
+  }
 }
+
+test('closed: its table is freed, also when no block was made', () => {
+  const used = new ResponseHeaders();
+  block(used);
+  used.close();
+  assert.throws(() => block(used), { code: 'ERR_HPACK_INVALID_ARGUMENT', message: 'the encoder is closed' });
+  const unused = new ResponseHeaders();
+  unused.close();
+  assert.throws(() => block(unused), /response headers after the connection closed/);
+});
 
 test('a repeated response is indexed fields and the length; a table of 0 sends literals only', () => {
   const rh = new ResponseHeaders(clock);

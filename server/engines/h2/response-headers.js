@@ -33,8 +33,12 @@ function packedList(d, date) {
 }
 
 class ResponseHeaders {
-  #encoder = new Encoder({ tableSize: DEFAULT_TABLE_SIZE });
+  // Made for the first block (about 20 KB of tables): a connection that never gets a response
+  // (idle, a flood, a failed handshake of the protocol) costs none.
+  #encoder = null;
   #tableSize = DEFAULT_TABLE_SIZE;
+  #lowestSize = DEFAULT_TABLE_SIZE; // before the encoder exists: the smallest size set
+  #closed = false;
   #clock;
 
   // clock: () => { second, text }, the same object all through a second (http/date-clock.js).
@@ -49,7 +53,8 @@ class ResponseHeaders {
     const ours = Math.min(size, DEFAULT_TABLE_SIZE);
     if (ours === this.#tableSize) return;
     this.#tableSize = ours;
-    this.#encoder.setTableSize(ours);
+    if (this.#encoder !== null) this.#encoder.setTableSize(ours);
+    else this.#lowestSize = Math.min(this.#lowestSize, ours);
   }
 
   // The header list of descriptor d, to pass to encodeInto (now: its Date is this second's).
@@ -61,12 +66,23 @@ class ResponseHeaders {
   // (then nothing was written and the table is unchanged). Blocks must be sent in the order
   // they are encoded: the frame writer frames each as it is made.
   encodeInto(list, out, offset) {
-    return this.#encoder.encodeInto(list, out, offset);
+    return (this.#encoder ?? this.#open()).encodeInto(list, out, offset);
   }
 
   // The connection is gone: its table is freed now.
   close() {
-    this.#encoder.close();
+    this.#closed = true;
+    this.#encoder?.close();
+  }
+
+  // The encoder, owing the peer the sizes it set so far as if it had existed all along.
+  #open() {
+    if (this.#closed) throw new Error('response headers after the connection closed');
+    const encoder = new Encoder({ tableSize: DEFAULT_TABLE_SIZE });
+    if (this.#lowestSize !== DEFAULT_TABLE_SIZE) encoder.setTableSize(this.#lowestSize);
+    if (this.#tableSize !== this.#lowestSize) encoder.setTableSize(this.#tableSize);
+    this.#encoder = encoder;
+    return encoder;
   }
 }
 
