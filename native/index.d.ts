@@ -28,12 +28,23 @@ export interface EncoderOptions extends EncoderFlags {
   indexing?: 'linear' | 'static' | 'none';
 }
 
+/** A header list packed once, for encoding many times by any Encoder. */
+export declare class PackedHeaders {
+  /** Throws an ERR_HPACK_INVALID_ARGUMENT TypeError for a character above U+00FF. */
+  constructor(headers: HeaderInput, options?: { sensitive?: string[] });
+  readonly count: number;
+}
+
 export declare class Encoder {
   constructor(options?: EncoderOptions);
   /** One header block. Throws an ERR_HPACK_INVALID_ARGUMENT TypeError for a character above U+00FF. */
-  encode(headers: HeaderInput): Buffer;
+  encode(headers: HeaderInput | PackedHeaders): Buffer;
+  /** The block written into out at offset: its length, or (nothing written) the room it needs when out has less. */
+  encodeInto(list: PackedHeaders, out: Uint8Array, offset: number): number;
   /** Our dynamic table size (at most the peer's SETTINGS_HEADER_TABLE_SIZE). */
   setTableSize(size: number): void;
+  /** Frees the dynamic table now; any later call throws. */
+  close(): void;
 }
 
 export interface DecoderOptions {

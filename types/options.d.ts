@@ -127,6 +127,4 @@ export interface ServerOptions {
   bufferedBytesLimit?: number;
   /** compressed output spooled to temporary files for clients slower than the compressor (default: 1073741824) */
   spoolDiskBytes?: number;
-  /** how the native engine encodes response headers (server/engines/h2/response-headers.js) (default: cached) */
-  responseHeaders?: "cached" | "encoder";
 }

@@ -20,6 +20,8 @@ function parseH2loadOutput(text) {
     '"requests:" line');
   const codes = match(text, /^status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/m, '"status codes:" line');
   const time = match(text, /^time for request:\s+(\S+)\s+(\S+)\s+(\S+)/m, '"time for request:" line');
+  // Octets of HEADERS payloads received (the HPACK blocks), and their saving over the fields' text.
+  const traffic = match(text, /^traffic: .*? \((\d+)\) total, .*? \((\d+)\) headers \(space savings ([\d.]+)%\)/m, '"traffic:" line');
   const protocol = /^Application protocol: (\S+)/m.exec(text);
   // "failed" already includes errored and timed-out requests and non-2xx/3xx answers.
   const errors = {
@@ -35,6 +37,8 @@ function parseH2loadOutput(text) {
     reqPerSec: Number(fin[2]),
     bytesPerSec: parseBytes(fin[3]),
     latencyMs: { min: parseDurationMs(time[1]), max: parseDurationMs(time[2]), mean: parseDurationMs(time[3]) },
+    headerBytes: Number(traffic[2]),
+    headerSavings: Number(traffic[3]) / 100,
     errors: { ...errors, total: errors.failed },
   };
 }

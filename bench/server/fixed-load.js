@@ -1,11 +1,12 @@
 'use strict';
 // CPU per request under a fixed load: each server gets the same number of HTTPS/1.1 requests
-// (h2load --h1, a fixed count rather than a duration, so a server's speed does not change how
+// (h2load --h1; with --protocol h2, HTTP/2 with 10 streams in flight per connection), a fixed
+// count rather than a duration, so a server's speed does not change how
 // much work it is measured over) and its CPU time (utime+stime of its process group) over them
 // is divided by the requests done. Servers are interleaved round by round, so disturbances from
 // other work on the machine spread over all of them. Server on CPU 0, h2load on CPU 1.
 //   node bench/server/fixed-load.js [--servers ours-native,floor-tls,floor-native-tls,nginx-ofc] [--requests 100000]
-//     [--connections 100] [--rounds 3] [--file html] [--server-dir DIR]
+//     [--connections 100] [--rounds 3] [--file html] [--protocol h1|h2] [--server-dir DIR]
 // A server may be given as NAME@DIR: ours from another checkout's server/ folder (a baseline).
 // NODE_OPTIONS reaches the Node servers: NODE_OPTIONS='--cpu-prof --cpu-prof-dir=DIR' profiles
 // them (and this script) over the whole run.
@@ -35,11 +36,14 @@ const OPTIONS = {
   connections: { type: 'string', default: '100' },
   rounds: { type: 'string', default: '3' },
   file: { type: 'string', default: 'html' },
+  protocol: { type: 'string', default: 'h1' },
   'server-dir': { type: 'string', default: path.resolve(__dirname, '..', '..', 'server') },
 };
 
-async function h2load(url, requests, connections, header, pin) {
-  const [cmd, args] = pin('h2load', ['--h1', '-t1', `-c${connections}`, `-n${requests}`, '-H', `accept-encoding: ${header}`, url]);
+const PROTOCOL_ARGS = { h1: ['--h1'], h2: ['-m10'] };
+
+async function h2load(url, { requests, connections, protocol }, header, pin) {
+  const [cmd, args] = pin('h2load', [...PROTOCOL_ARGS[protocol], '-t1', `-c${connections}`, `-n${requests}`, '-H', `accept-encoding: ${header}`, url]);
   const { stdout } = await runToCompletion(cmd, args, { timeoutMs: 120000, name: 'h2load' });
   const summary = parseH2loadOutput(stdout);
   if (summary.errors.total > 0) throw new Error(`h2load: ${summary.errors.total} failed requests against ${url}`);
@@ -55,9 +59,9 @@ async function measure(spec, ctx, opts) {
   const url = started.url + ctx.corpus.files[filesOf(opts.file)[0]].name;
   const { header } = acceptEncodings('br')[0];
   try {
-    await h2load(url, Math.round(opts.requests * WARM_UP_SHARE), opts.connections, header, clientPin);
+    await h2load(url, { ...opts, requests: Math.round(opts.requests * WARM_UP_SHARE) }, header, clientPin);
     const before = await sampler.snapshot();
-    const result = await h2load(url, opts.requests, opts.connections, header, clientPin);
+    const result = await h2load(url, opts, header, clientPin);
     const cpuSeconds = (await sampler.snapshot()).cpuSeconds - before.cpuSeconds;
     return { cpuUsPerRequest: (cpuSeconds * 1e6) / result.requests, reqPerSec: result.reqPerSec };
   } finally {
@@ -69,8 +73,9 @@ async function main() {
   const { values } = parseArgs({ options: OPTIONS });
   const opts = {
     servers: values.servers.split(','), requests: Number(values.requests), connections: Number(values.connections),
-    rounds: Number(values.rounds), file: values.file, serverDir: values['server-dir'],
+    rounds: Number(values.rounds), file: values.file, protocol: values.protocol, serverDir: values['server-dir'],
   };
+  if (!PROTOCOL_ARGS[opts.protocol]) throw new Error(`--protocol must be h1 or h2, got ${opts.protocol}`);
   for (const s of opts.servers.map((spec) => spec.split('@')[0])) if (!SERVERS[s]) throw new Error(`unknown server ${s}; one of ${Object.keys(SERVERS).join(', ')}`);
   installCleanupHandlers();
   const tmpDir = registerTempDir(await fs.mkdtemp(path.join(os.tmpdir(), 'bench-fixed-')));

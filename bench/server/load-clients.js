@@ -1,7 +1,8 @@
 'use strict';
 // The load generators: wrk for HTTPS/1.1 and h2load for HTTP/2, each bounded
 // by its duration, pinned to the client core, and reduced to one shape:
-// { requests, reqPerSec, bytesPerSec, latencyMs: { mean?, p50, p90, p99, max }, errors: { total, ...detail } }
+// { requests, reqPerSec, bytesPerSec, latencyMs: { mean?, p50, p90, p99, max }, errors: { total, ...detail },
+//   headerBytesPerResponse (h2load only: HPACK block octets per response) }
 // wrk runs bench/wrk/rotate.lua, which rotates the row's Accept-Encoding
 // headers and paths and writes its results as JSON; h2load takes the paths in
 // turn but cannot vary headers, so it sends the first of them.
@@ -58,6 +59,7 @@ async function runH2load({ urls, headers, load, durationS, pin, tmpDir }) {
     return {
       requests: summary.requests, reqPerSec: summary.reqPerSec, bytesPerSec: summary.bytesPerSec,
       latencyMs: { mean: summary.latencyMs.mean, p50, p90, p99, max }, errors: summary.errors,
+      headerBytesPerResponse: summary.requests > 0 ? summary.headerBytes / summary.requests : null,
     };
   } finally {
     await fs.rm(log, { force: true });

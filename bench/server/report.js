@@ -38,12 +38,12 @@ const COLUMNS = [
   { title: 'req/s', align: 'right' }, { title: 'range', align: 'right' }, { title: 'MiB/s', align: 'right' },
   { title: 'p50 / p90 / p99 ms', align: 'right' }, { title: 'errors', align: 'right' },
   { title: 'peak RSS MiB', align: 'right' }, { title: 'CPU µs/req', align: 'right' }, { title: 'body B', align: 'right' },
-  { title: 'body check' }, { title: 'targets' },
+  { title: 'header B/resp', align: 'right' }, { title: 'body check' }, { title: 'targets' },
 ];
 
 function tableRow(row, find, fileNames) {
   const head = [fileNames[row.file], MODES[row.mode].label, row.coding, loadLabel(row), serverLabel(row.server)];
-  const blank = (first, check) => [...head, first, '', '', '', '', '', '', '', check, ''];
+  const blank = (first, check) => [...head, first, '', '', '', '', '', '', '', '', check, ''];
   if (row.skip) return blank('n/a', row.skip);
   const s = row.summary;
   if (!s.reqPerSec) return blank('failed', checkCell(row));
@@ -57,6 +57,7 @@ function tableRow(row, find, fileNames) {
     int(s.peakRssBytes.max / MiB),
     s.cpuUsPerRequest ? fixed(s.cpuUsPerRequest.median) : '-',
     int(s.responseBytes.median),
+    s.headerBytesPerResponse ? fixed(s.headerBytesPerResponse.median) : '-',
     checkCell(row),
     targetCell(rowTargets(row, find)),
   ];
@@ -69,6 +70,8 @@ const CHART_METRICS = {
   cpu: { metric: 'cpuUsPerRequest', scale: 1, what: 'server CPU time per request', y: 'CPU µs per request' },
   rss: { metric: 'peakRssBytes', scale: MiB, what: 'peak RSS of the server processes', y: 'peak RSS, MiB' },
   p50: { metric: 'p50Ms', scale: 1, what: 'median latency', y: 'p50 latency, ms' },
+  // h2load counts the HEADERS payloads: what HPACK made of each response's fields.
+  headers: { metric: 'headerBytesPerResponse', scale: 1, what: 'header bytes per response', y: 'HPACK octets per response', protocols: ['h2'] },
 };
 
 function categoryLabel(row, fileNames) {
@@ -91,6 +94,7 @@ function charts(rows, fileNames, chartsHref) {
     if (!categories.length) continue;
     const servers = Object.keys(SERVERS).filter((s) => categories.some((c) => byCategory.get(c).some((r) => r.server === s)));
     for (const [name, m] of Object.entries(CHART_METRICS)) {
+      if (m.protocols && !m.protocols.includes(protocol)) continue;
       const series = servers.map((server) => ({
         name: serverLabel(server),
         values: categories.map((c) => {

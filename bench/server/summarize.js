@@ -14,6 +14,8 @@ const METRICS = {
   cpuSeconds: (r) => r.cpuSeconds,
   cpuUsPerRequest: (r) => r.cpuUsPerRequest,
   responseBytes: (r) => r.sample.bytes,
+  // HTTP/2 rows only (wrk reports no header bytes).
+  headerBytesPerResponse: (r) => r.headerBytesPerResponse ?? null,
 };
 
 // runs: measureRun results, or { error } for runs that failed.

@@ -78,7 +78,8 @@ bool FieldText::Read(Napi::Value text, Napi::Value lengths, Napi::Value count, C
     return ReadFields(text.Env(), text, data, n, codec);
 }
 
-// Copies text into bytes_ and points fields_ into it, checking that the lengths add up to it.
+// Points fields_ into text (bytes, or a latin1 string copied into bytes_), checking that the
+// lengths add up to it.
 bool FieldText::ReadFields(Napi::Env env, napi_value text, const int32_t *lengths, size_t count, Codec codec)
 {
     size_t total = 0;
@@ -90,19 +91,32 @@ bool FieldText::ReadFields(Napi::Env env, napi_value text, const int32_t *length
         }
         total += (size_t)field[0] + (size_t)field[1];
     }
+    // Bytes (a PackedHeaders list, native/index.js) are used where they are, without a
+    // copy: that is what makes a list encoded once per response cheap.
+    const uint8_t *p = nullptr;
+    size_t byte_length;
+    bool is_bytes = GetBytesIfAny(Napi::Value(env, text), &p, &byte_length);
+    if (is_bytes && byte_length != total) {
+        ThrowRangeError(env, "field lengths must add up to the text's length", codec);
+        return false;
+    }
     try {
-        // Room for one unit more than total (and the NUL napi writes) tells a
-        // longer text by the copy alone.
-        units_.resize(total + 2);
-        bytes_.resize(total);
+        if (!is_bytes) {
+            // Room for one unit more than total (and the NUL napi writes) tells a
+            // longer text by the copy alone.
+            units_.resize(total + 2);
+            bytes_.resize(total);
+        }
         fields_.resize(count);
     } catch (const std::bad_alloc &) {
         ThrowOutOfMemory(env, codec, "cannot copy the fields");
         return false;
     }
-    if (!CopyText(env, text, total, lengths, codec))
-        return false;
-    const uint8_t *p = bytes_.data();
+    if (!is_bytes) {
+        if (!CopyText(env, text, total, lengths, codec))
+            return false;
+        p = bytes_.data();
+    }
     for (size_t i = 0; i < count; i++, lengths += 3) {
         fields_[i].name = p;
         fields_[i].name_len = (size_t)lengths[0];

@@ -1,5 +1,6 @@
 // The fields of a block or section as the encoders' encode takes them: text is
-// every name and value concatenated, a latin1 string, and lengths an Int32Array
+// every name and value concatenated, a latin1 string or its bytes (a Uint8Array,
+// read in place: it must not change during the call), and lengths an Int32Array
 // with, per field, its name length, value length and HPACK_HEADER_* flags
 // (native/js/field-packer.js builds both). So a block crosses in one call with
 // no per-field N-API work.
@@ -15,8 +16,8 @@
 
 class FieldText {
 public:
-    // Copies the first count fields of text and lengths and points fields()
-    // into the copy, or throws (the codec's ERR_*_INVALID_ARGUMENT) when an
+    // Points fields() at the first count fields of text and lengths (into a
+    // copy when text is a string), or throws (the codec's ERR_*_INVALID_ARGUMENT) when an
     // argument has the wrong type, a length is negative, the lengths do not add
     // up to the text's length, or a name or value has a code unit above 0xFF.
     bool Read(Napi::Value text, Napi::Value lengths, Napi::Value count, Codec codec);

@@ -27,14 +27,14 @@ const char *InvalidArgumentCode(Codec codec)
                                   : qpack_strerror(QPACK_ERR_INVALID_ARGUMENT);
 }
 
+} // namespace
+
 bool GetTypedArray(Napi::Value value, napi_typedarray_type want, void **data, size_t *count)
 {
     napi_typedarray_type type;
     // Fails with napi_invalid_arg, throwing nothing, when value is not a typed array.
     return napi_get_typedarray_info(value.Env(), value, &type, count, data, nullptr, nullptr) == napi_ok && type == want;
 }
-
-} // namespace
 
 void ThrowHpackError(Napi::Env env, int err, const char *what)
 {
@@ -78,6 +78,17 @@ bool GetBytes(Napi::Value value, const char *what, const uint8_t **data, size_t 
         return false;
     }
     *data = static_cast<const uint8_t *>(p);
+    return true;
+}
+
+bool GetBytesIfAny(Napi::Value value, const uint8_t **data, size_t *len)
+{
+    static const uint8_t none[1] = { 0 };
+    void *p;
+    if (!GetTypedArray(value, napi_uint8_array, &p, len))
+        return false;
+    // An empty array may have no memory at all; callers do arithmetic on the pointer.
+    *data = p ? static_cast<const uint8_t *>(p) : none;
     return true;
 }
 

@@ -53,6 +53,12 @@ void ThrowRangeError(Napi::Env env, const std::string &message, Codec codec = Co
 // The bytes of a Buffer or other Uint8Array argument, or a TypeError thrown.
 bool GetBytes(Napi::Value value, const char *what, const uint8_t **data, size_t *len, Codec codec = Codec::kHpack);
 
+// True, with its elements, when value is a typed array of type want; false (nothing thrown) otherwise.
+bool GetTypedArray(Napi::Value value, napi_typedarray_type want, void **data, size_t *count);
+
+// True, with its bytes, when value is a Buffer or Uint8Array; false (nothing thrown) otherwise.
+bool GetBytesIfAny(Napi::Value value, const uint8_t **data, size_t *len);
+
 // The writable room of a Uint8Array from a byte offset on, or a TypeError / RangeError thrown.
 bool GetRoom(Napi::Value array, Napi::Value offset, uint8_t **data, size_t *room, Codec codec = Codec::kHpack);
 

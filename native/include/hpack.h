@@ -147,6 +147,15 @@ void hpack_encoder_free(struct hpack_encoder *enc);
  *   HPACK_ERR_NOMEM             no memory for a larger table (nothing changed) */
 int hpack_encoder_set_table_size(struct hpack_encoder *enc, uint32_t table_size);
 
+/* A count that moves whenever the encoder's state changes in a way that can
+ * change the block a later call makes: a size update set or sent, a field
+ * inserted, or one remembered as seen (HPACK_INDEX_LINEAR's learning). While it
+ * stays the same, the same headers encode to the same bytes, so a caller may
+ * send a copy of the earlier block instead of encoding them again; the only
+ * difference is that the copy does not count as reuse of the entries it
+ * indexes in what the encoder learns. */
+uint64_t hpack_encoder_changes(const struct hpack_encoder *enc);
+
 /* An upper bound on what hpack_encoder_encode writes for these headers. */
 size_t hpack_encoder_bound(const struct hpack_encoder *enc, const struct hpack_header *headers, size_t count);
 

@@ -29,6 +29,7 @@ struct hpack_encoder {
     int size_update_pending;
     size_t smallest_pending_size; /* smallest size set since the last block */
     size_t announced_size;        /* the table size the peer's decoder will use */
+    uint64_t changes;             /* see hpack_encoder_changes */
     struct hpack_repeat_memory repeats;
 };
 
@@ -90,7 +91,13 @@ int hpack_encoder_set_table_size(struct hpack_encoder *enc, uint32_t table_size)
         enc->smallest_pending_size = table_size;
     enc->size_update_pending = 1;
     enc->announced_size = table_size;
+    enc->changes++;
     return HPACK_OK;
+}
+
+uint64_t hpack_encoder_changes(const struct hpack_encoder *enc)
+{
+    return enc->changes;
 }
 
 size_t hpack_encoder_table_len(const struct hpack_encoder *enc)
@@ -175,6 +182,8 @@ static uint8_t *encode_field(struct hpack_encoder *enc, uint8_t *p, const struct
     if (never || h.name_len + h.value_len + HPACK_ENTRY_OVERHEAD > enc->table.max_size ||
         (enc->learn ? hpack_field_is_counter(token) : !enc->index_volatile && hpack_field_is_volatile(token)))
         return write_literal(enc, p, never ? REP_NEVER_INDEXED : REP_WITHOUT_INDEXING, name_index, &h);
+    /* From here on the block changes what later ones encode to: the memory of fields seen, or the table. */
+    enc->changes++;
     if (enc->learn) {
         key.tag = hpack_repeat_record(&enc->repeats, token, h.name, h.name_len);
         if (!hpack_repeat_worth_inserting(&enc->repeats, key.tag, token, h.name, h.name_len, h.value, h.value_len))
@@ -200,6 +209,7 @@ ssize_t hpack_encoder_encode(struct hpack_encoder *enc, const struct hpack_heade
             p += hpack_int_encode(p, REP_SIZE_UPDATE, 5, (uint32_t)enc->smallest_pending_size);
         p += hpack_int_encode(p, REP_SIZE_UPDATE, 5, (uint32_t)enc->announced_size);
         enc->size_update_pending = 0;
+        enc->changes++;
     }
     for (size_t i = 0; i < count; i++)
         p = encode_field(enc, p, &headers[i]);

@@ -125,6 +125,48 @@ TEST(encoder_size_updates)
     hpack_encoder_free(enc);
 }
 
+/* hpack_encoder_changes moves exactly when a later block of the same fields could differ, so
+ * that a caller may resend a block while it stays (server/engines/h2/response-headers.js). */
+TEST(encoder_changes_track_what_later_blocks_depend_on)
+{
+    static const struct {
+        const char *headers; /* a block, or NULL: set the table size */
+        uint32_t size;
+        int moves;
+        const char *why;
+    } steps[] = {
+        { "x-a: 1\n", 0, 1, "a new field inserted" },
+        { "x-a: 1\n", 0, 0, "the same field indexed" },
+        { ":status: 200\ncontent-length: 5\n", 0, 0, "a static entry, and a length never indexed" },
+        { "authorization: s\n", 0, 0, "a never-indexed literal" },
+        { NULL, 4096, 1, "a size set" },
+        { "x-a: 1\n", 0, 1, "the size update sent" },
+        { "x-a: 1\n", 0, 0, "nothing pending any more" },
+        { "x-id: 1\n", 0, 1, "inserts 1 to 3 of a name never reused" },
+        { "x-id: 2\n", 0, 1, "" },
+        { "x-id: 3\n", 0, 1, "" },
+        { "x-id: 4\n", 0, 1, "insert 4: the name is judged from now on" },
+        { "x-id: 5\n", 0, 1, "not inserted, but remembered as seen" },
+        { "x-id: 5\n", 0, 1, "seen recently: inserted" },
+        { "x-id: 5\n", 0, 0, "indexed" },
+    };
+    struct hpack_encoder *enc = hpack_encoder_new(4096, HPACK_INDEX_LINEAR, 0);
+    char hex[256];
+
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        uint64_t before = hpack_encoder_changes(enc);
+        if (steps[i].headers)
+            encode_text(enc, steps[i].headers, hex, sizeof hex);
+        else
+            CHECK_EQ_INT(hpack_encoder_set_table_size(enc, steps[i].size), HPACK_OK);
+        if ((hpack_encoder_changes(enc) != before) != steps[i].moves) {
+            fprintf(stderr, "  step %zu (%s): changes %s\n", i, steps[i].why, steps[i].moves ? "stayed" : "moved");
+            test_current_failed = 1;
+        }
+    }
+    hpack_encoder_free(enc);
+}
+
 TEST(encoder_buffer_too_small_keeps_state)
 {
     struct hpack_encoder *enc = hpack_encoder_new(4096, HPACK_INDEX_LINEAR, HPACK_ENCODER_HUFFMAN);

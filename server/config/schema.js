@@ -137,7 +137,6 @@ const SERVER = [
   // stalled HTTP/2 streams (40 connections x 128) pin one 16 KiB first chunk each, 80 MiB.
   { key: 'bufferedBytesLimit', file: false, def: 128 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'response bytes held in memory on their way to slow clients' },
   { key: 'spoolDiskBytes', file: false, def: 1024 * MiB, parse: p.intIn(0, MAX_BYTES), help: 'compressed output spooled to temporary files for clients slower than the compressor' },
-  { key: 'responseHeaders', file: false, def: 'cached', parse: p.oneOf(['cached', 'encoder']), help: 'how the native engine encodes response headers (server/engines/h2/response-headers.js)' },
 ];
 
 // `timeouts`: a partial override of TIMEOUTS, each in ms.

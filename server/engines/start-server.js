@@ -46,7 +46,7 @@ async function startServer(input = {}) {
     // A cluster's workers fall back silently: the primary said it once (server/cli.js).
     const engine = engineFor(options.engine, cluster.isWorker ? null : log);
     listener = LISTENERS[engine]({
-      tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: options.responseHeaders,
+      tls, timeouts, core, log, isClosing: () => closing !== null,
     });
     listener.server.on('connection', (socket) => {
       sockets.add(socket);

@@ -27,6 +27,7 @@ class RawH2Client {
 
   constructor(port, settings, autoWindowUpdate, decoderTableSize) {
     this.frames = [];
+    this.headerBlocks = []; // every header block received, in order (copies)
     this.encoder = new Encoder();
     this.decoder = new Decoder({ tableSize: 4096, maxHeaderListSize: 1 << 20 });
     if (decoderTableSize !== 4096) this.decoder.setTableSize(decoderTableSize);
@@ -41,7 +42,10 @@ class RawH2Client {
     this.socket.once('secureConnect', () => this.send(PREFACE, frame(TYPE.SETTINGS, 0, 0, entries)));
     const reader = new FrameReader({
       onFrame: (f) => this.#onFrame(f),
-      onHeaderBlock: (streamId, block) => { this.lastHeaders = this.decoder.decode(block); },
+      onHeaderBlock: (streamId, block) => {
+        this.headerBlocks.push(Buffer.from(block));
+        this.lastHeaders = this.decoder.decode(block);
+      },
     });
     this.socket.on('data', (chunk) => reader.push(chunk));
     this.ready = this.waitFor((f) => f.type === TYPE.SETTINGS && !(f.flags & FLAG.ACK));

@@ -71,6 +71,8 @@ test('h2load: recorded HTTP/2 summary', () => {
   assert.equal(r.reqPerSec, 8481.5);
   assert.equal(r.durationS, 2.01);
   assert.deepEqual(r.latencyMs, { min: 27.4, max: 113.37, mean: 51.91 });
+  assert.equal(r.headerBytes, 191600);
+  assert.equal(r.headerSavings, 0.9053);
   assert.equal(r.errors.total, 0);
 });
 

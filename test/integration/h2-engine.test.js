@@ -305,24 +305,22 @@ test('a long request body is answered early and cut off with RST_STREAM NO_ERROR
   await c.close();
 });
 
-for (const responseHeaders of ['cached', 'encoder']) {
-  test(`a peer SETTINGS_HEADER_TABLE_SIZE of 0 is honoured (${responseHeaders} header blocks)`, async () => {
-    const s = await startTestServer({ engine: 'native', files: FILES, responseHeaders });
-    try {
-      // The client's decoder then insists on a size update before anything else.
-      const c = await RawH2Client.connect(s.port, { settings: [[SETTINGS_HEADER_TABLE_SIZE, 0]], decoderTableSize: 0 });
-      for (let i = 0; i < 3; i++) {
-        c.request(1 + 2 * i, '/small.txt');
-        const res = await c.response(1 + 2 * i);
-        assert.equal(res.status, 200);
-        assert.equal(res.body.toString(), SMALL);
-      }
-      await c.close();
-    } finally {
-      await s.close();
+test('a peer SETTINGS_HEADER_TABLE_SIZE of 0 is honoured', async () => {
+  const s = await startTestServer({ engine: 'native', files: FILES });
+  try {
+    // The client's decoder then insists on a size update before anything else.
+    const c = await RawH2Client.connect(s.port, { settings: [[SETTINGS_HEADER_TABLE_SIZE, 0]], decoderTableSize: 0 });
+    for (let i = 0; i < 3; i++) {
+      c.request(1 + 2 * i, '/small.txt');
+      const res = await c.response(1 + 2 * i);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.toString(), SMALL);
     }
-  });
-}
+    await c.close();
+  } finally {
+    await s.close();
+  }
+});
 
 test('Node http2 client: concurrent requests on one session, br negotiated', async () => {
   const session = t.connectH2();

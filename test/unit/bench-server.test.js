@@ -196,7 +196,7 @@ test('corpus: the lorem file is deterministic, five paragraphs within the seed\'
 // A measured row with median == min == max for every metric.
 function row(fields, metrics = {}) {
   const one = (v) => ({ median: v, min: v, max: v, n: 1 });
-  const m = { reqPerSec: 1000, cpuUsPerRequest: 50, p50Ms: 1, peakRssMiB: 80, ...metrics };
+  const m = { reqPerSec: 1000, cpuUsPerRequest: 50, p50Ms: 1, peakRssMiB: 80, headerBytes: null, ...metrics };
   const full = { mode: 'static', coding: 'br', load: 'many', ...fields };
   return {
     ...full,
@@ -205,7 +205,8 @@ function row(fields, metrics = {}) {
     summary: {
       reqPerSec: one(m.reqPerSec), bytesPerSec: one(1e6), meanMs: one(m.p50Ms * 1.2), p50Ms: one(m.p50Ms), p90Ms: one(2), p99Ms: one(3),
       maxMs: one(4), peakRssBytes: one(m.peakRssMiB * 2 ** 20), cpuSeconds: one(1), cpuUsPerRequest: one(m.cpuUsPerRequest),
-      responseBytes: one(779), errors: 0, failedRuns: 0, problems: [], contentEncoding: full.coding,
+      responseBytes: one(779), headerBytesPerResponse: m.headerBytes === null ? null : one(m.headerBytes),
+      errors: 0, failedRuns: 0, problems: [], contentEncoding: full.coding,
     },
   };
 }
@@ -213,10 +214,10 @@ function row(fields, metrics = {}) {
 test('targets: ratios against nginx + open_file_cache and h2o, latency, RSS, on-the-fly', () => {
   const h2 = { protocol: 'h2', file: 'html' };
   const rows = [
-    row({ ...h2, server: 'ours-native' }, { cpuUsPerRequest: 20, peakRssMiB: 60 }),
-    row({ ...h2, server: 'ours' }, { cpuUsPerRequest: 40, peakRssMiB: 120 }),
+    row({ ...h2, server: 'ours-native' }, { cpuUsPerRequest: 20, peakRssMiB: 60, headerBytes: 17 }),
+    row({ ...h2, server: 'ours' }, { cpuUsPerRequest: 40, peakRssMiB: 120, headerBytes: 42 }),
     row({ ...h2, server: 'nginx-ofc' }, { cpuUsPerRequest: 25 }),
-    row({ ...h2, server: 'h2o' }, { cpuUsPerRequest: 10 }),
+    row({ ...h2, server: 'h2o' }, { cpuUsPerRequest: 10, headerBytes: 16 }),
     row({ ...h2, server: 'ours', load: 'one' }, { p50Ms: 0.5 }),
     row({ ...h2, server: 'nginx-ofc', load: 'one' }, { p50Ms: 0.4 }),
     row({ protocol: 'h1', file: 'js', server: 'ours' }, { reqPerSec: 5000 }),
@@ -232,6 +233,8 @@ test('targets: ratios against nginx + open_file_cache and h2o, latency, RSS, on-
     ['CPU/req ≤1.0× nginx + open_file_cache: 0.80× (20.0 vs 25.0 µs)', true],
     ['CPU/req ≤1.0× h2o, 1 thread (stretch): 2.00× (20.0 vs 10.0 µs)', false],
     ['peak RSS <100 MiB: 60', true],
+    ['header B/resp ≤1.1× h2o, 1 thread: 1.06× (17.0 vs 16.0 B)', true],
+    ['header B/resp ≤1.0× h2o, 1 thread (stretch): 1.06× (17.0 vs 16.0 B)', false],
   ]);
   assert.deepEqual(judged(1), [
     ['CPU/req ≤1.0× nginx + open_file_cache: 1.60× (40.0 vs 25.0 µs)', false],
@@ -248,8 +251,8 @@ test('targets: ratios against nginx + open_file_cache and h2o, latency, RSS, on-
 test('report: seed table beside ours, targets, CPU chart per protocol, n/a and failed rows', () => {
   const lorem = { protocol: 'h1', file: 'lorem' };
   const rows = [
-    row({ protocol: 'h2', file: 'html', server: 'ours' }, { cpuUsPerRequest: 40 }),
-    row({ protocol: 'h2', file: 'html', server: 'nginx-ofc' }, { cpuUsPerRequest: 25 }),
+    row({ protocol: 'h2', file: 'html', server: 'ours' }, { cpuUsPerRequest: 40, headerBytes: 15.5 }),
+    row({ protocol: 'h2', file: 'html', server: 'nginx-ofc' }, { cpuUsPerRequest: 25, headerBytes: 107 }),
     { protocol: 'h2', file: 'html', mode: 'static', coding: 'br', server: 'ours-native', load: 'many', id: 'x', skip: 'this server has no --engine native' },
     { ...row({ protocol: 'h2', file: 'html', server: 'h2o' }), summary: { ...row({}).summary, reqPerSec: null, problems: ['ESTARTUP: h2o exited 1'] } },
     row({ ...lorem, server: 'ours', mode: 'cold', coding: 'br' }, { reqPerSec: 21000, p50Ms: 4 }),
@@ -283,4 +286,9 @@ test('report: seed table beside ours, targets, CPU chart per protocol, n/a and f
   assert.match(charts['server-h2-cpu.svg'], /<title>nginx \+ open_file_cache, index\.html br: 25<\/title>/);
   assert.match(charts['server-h2-cpu.svg'], /<title>ours, node engine, index\.html br: 40<\/title>/);
   assert.equal(charts['server-h1-cpu.svg'], undefined, 'no chart where one server served each row');
+  // Header bytes per response: a column, and a chart for HTTP/2 only (wrk reports none).
+  assert.match(markdown, /\| 779 \| 15\.5 \| ✓ br \|/);
+  assert.match(markdown, /\| 779 \| - \| ✓ br \|/);
+  assert.match(charts['server-h2-headers.svg'], /<title>nginx \+ open_file_cache, index\.html br: 107<\/title>/);
+  assert.equal(Object.keys(charts).some((name) => name.startsWith('server-h1-headers')), false);
 });

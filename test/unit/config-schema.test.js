@@ -35,7 +35,6 @@ const ERRORS = [
   ['bad API port', () => normalizeOptions({ root: ROOT, port: 'x' }), 'port: expected an integer from 0 to 65535, got "x"'],
   ['bad short flag value', () => parseCli(['-p', 'x'], {}), '--port: expected an integer from 0 to 65535, got "x"'],
   ['short flag without value', () => parseCli(['-p'], {}), '-p needs a value N'],
-  ['bad API-only value', () => normalizeOptions({ root: ROOT, responseHeaders: 'x' }), 'responseHeaders: expected one of cached, encoder, got "x"'],
   ['bad API-only number', () => normalizeOptions({ root: ROOT, bufferLimit: -1 }), `bufferLimit: expected an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got "-1"`],
   ['repeated coding', () => parseCli(['--encodings', 'br,br'], {}), '--encodings: lists a coding twice: "br,br"'],
   ['empty coding', () => parseCli(['--encodings', 'br,'], {}), '--encodings: expected a comma-separated subset of br,zstd,gzip,deflate,lzma, got "br,"'],

@@ -52,19 +52,24 @@ const settingsCases = [
   ['MAX_FRAME_SIZE 16384 and 2^24-1 accepted', [[SETTING.MAX_FRAME_SIZE, 16384], [SETTING.MAX_FRAME_SIZE, 0xffffff]], { delta: 0, peer: { maxFrameSize: 0xffffff } }],
   ['MAX_FRAME_SIZE 16383', [[SETTING.MAX_FRAME_SIZE, 16383]], { error: ERROR.PROTOCOL_ERROR }],
   ['MAX_FRAME_SIZE 2^24', [[SETTING.MAX_FRAME_SIZE, 0x1000000]], { error: ERROR.PROTOCOL_ERROR }],
-  ['HEADER_TABLE_SIZE recorded', [[SETTING.HEADER_TABLE_SIZE, 0]], { delta: 0, peer: { headerTableSize: 0 } }],
+  ['HEADER_TABLE_SIZE passed on', [[SETTING.HEADER_TABLE_SIZE, 0]], { delta: 0, tableSizes: [0] }],
+  // The HPACK encoder owes the smallest size (RFC 7541 4.2): every value is passed on, in order.
+  ['each HEADER_TABLE_SIZE passed on, not just the last', [[SETTING.HEADER_TABLE_SIZE, 0], [SETTING.HEADER_TABLE_SIZE, 4096]], { delta: 0, tableSizes: [0, 4096] }],
   ['unknown identifiers ignored', [[0xff, 7], [0, 1]], { delta: 0 }],
 ];
 
 for (const [name, entries, expected] of settingsCases) {
   test(`peer SETTINGS: ${name}`, () => {
     const peer = defaultPeerSettings();
+    const tableSizes = [];
+    const onTableSize = (size) => tableSizes.push(size);
     if (expected.error !== undefined) {
-      assert.throws(() => applyPeerSettings(settingsPayload(entries), peer), (err) => err.code === expected.error);
+      assert.throws(() => applyPeerSettings(settingsPayload(entries), peer, onTableSize), (err) => err.code === expected.error);
       return;
     }
-    assert.equal(applyPeerSettings(settingsPayload(entries), peer), expected.delta);
+    assert.equal(applyPeerSettings(settingsPayload(entries), peer, onTableSize), expected.delta);
     assert.deepEqual(peer, { ...defaultPeerSettings(), ...expected.peer });
+    assert.deepEqual(tableSizes, expected.tableSizes ?? []);
   });
 }
 

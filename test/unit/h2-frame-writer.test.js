@@ -52,28 +52,59 @@ test('a large DATA payload is passed by reference in the same corked batch', () 
   assert.ok(socket.writes[1].equals(payload));
 });
 
+// An encoder that writes `block` as the response-headers source does: its length, or the room
+// it needs when there is less (then writing nothing).
+function blockSource(block) {
+  return {
+    calls: 0,
+    encodeInto(list, out, offset) {
+      assert.equal(list, 'list');
+      this.calls++;
+      if (out.length - offset < block.length) return block.length;
+      return block.copy(out, offset);
+    },
+  };
+}
+
 test('a header block longer than the peer frame size becomes HEADERS + CONTINUATION', () => {
   const socket = fakeSocket();
   const writer = new FrameWriter(socket, () => {});
-  const block = Buffer.alloc(16384 + 10, 0x82);
-  const date = Buffer.from('0f12', 'hex');
-  writer.headers(5, FLAG.END_STREAM, [block, date], 16384);
+  const block = Buffer.alloc(16384 + 12, 0x82);
+  writer.headers(5, FLAG.END_STREAM, blockSource(block), 'list', 16384);
   writer.flush();
   const out = Buffer.concat(socket.writes);
   // HEADERS: END_STREAM, no END_HEADERS, 16384 octets.
   assert.equal(out.subarray(0, 9).toString('hex'), '004000010100000005');
   const second = out.subarray(9 + 16384);
-  // CONTINUATION: END_HEADERS, the remaining 12 octets (10 of the block, 2 of the date).
+  // CONTINUATION: END_HEADERS, the remaining 12 octets.
   assert.equal(second.subarray(0, 9).toString('hex'), '00000c090400000005');
-  assert.ok(Buffer.concat([out.subarray(9, 9 + 16384), second.subarray(9)]).equals(Buffer.concat([block, date])));
+  assert.ok(Buffer.concat([out.subarray(9, 9 + 16384), second.subarray(9)]).equals(block));
 });
 
-test('a small header block is one HEADERS frame with END_HEADERS', () => {
+test('a small header block is encoded into its one HEADERS frame with END_HEADERS', () => {
   const socket = fakeSocket();
   const writer = new FrameWriter(socket, () => {});
-  writer.headers(1, 0, [Buffer.from('88', 'hex'), Buffer.from('0f12', 'hex')], 16384);
+  const source = blockSource(Buffer.from('880f12', 'hex'));
+  writer.headers(1, 0, source, 'list', 16384);
+  writer.frame(FRAME.SETTINGS, FLAG.ACK, 0);
   writer.flush();
-  assert.equal(socket.bytes(), '000003010400000001' + '880f12');
+  assert.equal(source.calls, 1);
+  assert.equal(socket.bytes(), '000003010400000001' + '880f12' + '000000040100000000');
+});
+
+test('a block that needs more room than the shared buffer has left is encoded again into a new one', () => {
+  const socket = fakeSocket();
+  const writer = new FrameWriter(socket, () => {});
+  // Larger than the 64 KiB buffer: the first try cannot fit, wherever the buffer stands.
+  const block = Buffer.alloc(70000, 0xbe);
+  const source = blockSource(block);
+  writer.frame(FRAME.SETTINGS, FLAG.ACK, 0);
+  writer.headers(3, 0, source, 'list', 0xffffff);
+  writer.flush();
+  assert.equal(source.calls, 2);
+  const out = Buffer.concat(socket.writes);
+  assert.equal(out.subarray(0, 9 + 9).toString('hex'), '000000040100000000' + '011170010400000003');
+  assert.ok(out.subarray(18).equals(block));
 });
 
 test('a write the socket cannot take reports the connection blocked', () => {

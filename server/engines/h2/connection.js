@@ -81,8 +81,7 @@ class Http2Connection extends EventEmitter {
   #prefaceTimer;
   #idle;
 
-  // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize },
-  //        responseHeaders: 'cached' | 'encoder' (see response-headers.js) }
+  // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize } }
   constructor(socket, ctx) {
     super();
     this.#socket = socket;
@@ -96,7 +95,6 @@ class Http2Connection extends EventEmitter {
     this.#output = new Http2Output(socket, {
       peer: this.#peer,
       log: this.#log,
-      responseHeaders: ctx.responseHeaders,
       owner: {
         finishStream: (stream) => this.#finishStream(stream),
         resetStream: (id, code) => this.#resetStream(id, code),
@@ -391,9 +389,7 @@ class Http2Connection extends EventEmitter {
     } else {
       this.#control();
     }
-    const tableSize = this.#peer.headerTableSize;
-    const delta = applyPeerSettings(payload, this.#peer);
-    if (this.#peer.headerTableSize !== tableSize) this.#output.setPeerTableSize(this.#peer.headerTableSize);
+    const delta = applyPeerSettings(payload, this.#peer, (size) => this.#output.setPeerTableSize(size));
     this.#output.frame(FRAME.SETTINGS, FLAG.ACK, 0);
     if (delta === 0) return;
     for (const stream of this.#streams.values()) {

@@ -74,14 +74,18 @@ class FrameWriter {
   // Writes the 9-byte header with room for `room` payload bytes after it; returns its offset.
   #header(type, flags, streamId, length, room) {
     const at = this.#reserve(FRAME_HEADER_LENGTH + room);
+    this.#writeHeader(at, type, flags, streamId, length);
+    this.#advance(FRAME_HEADER_LENGTH);
+    return at;
+  }
+
+  #writeHeader(at, type, flags, streamId, length) {
     slab[at] = length >>> 16;
     slab[at + 1] = (length >>> 8) & 0xff;
     slab[at + 2] = length & 0xff;
     slab[at + 3] = type;
     slab[at + 4] = flags;
     slab.writeUInt32BE(streamId, at + 5);
-    this.#advance(FRAME_HEADER_LENGTH);
-    return at;
   }
 
   // The slab offset where `need` bytes can be written. They extend this writer's segment
@@ -150,21 +154,28 @@ class FrameWriter {
     return ok;
   }
 
-  // A header block as HEADERS plus CONTINUATION frames of at most maxFrameSize octets.
-  // parts: the block as one or more Buffers (encoded fields, then the Date field).
-  headers(streamId, flags, parts, maxFrameSize) {
-    let length = 0;
-    for (const part of parts) length += part.length;
+  // A header block as HEADERS plus CONTINUATION frames of at most maxFrameSize octets, encoded
+  // by source.encodeInto(list, buffer, offset) (response-headers.js) straight after its frame
+  // header in the slab; encodeInto returns the block's length, or the room it needs when there
+  // is less, having written nothing. A block is encoded as it is framed, so blocks leave in the
+  // order their encoder made them (RFC 7541 2.2: the peer's table follows ours).
+  headers(streamId, flags, source, list, maxFrameSize) {
+    let at = this.#reserve(FRAME_HEADER_LENGTH);
+    let length = source.encodeInto(list, slab, at + FRAME_HEADER_LENGTH);
+    if (length > slab.length - at - FRAME_HEADER_LENGTH) {
+      at = this.#reserve(FRAME_HEADER_LENGTH + length);
+      length = source.encodeInto(list, slab, at + FRAME_HEADER_LENGTH);
+    }
     if (length <= maxFrameSize) {
-      const at = this.#header(FRAME.HEADERS, flags | FLAG.END_HEADERS, streamId, length, length);
-      let pos = at + FRAME_HEADER_LENGTH;
-      for (const part of parts) pos += part.copy(slab, pos);
-      this.#advance(length);
+      this.#writeHeader(at, FRAME.HEADERS, flags | FLAG.END_HEADERS, streamId, length);
+      this.#advance(FRAME_HEADER_LENGTH + length);
       this.queuedBytes += FRAME_HEADER_LENGTH + length;
       this.schedule();
       return;
     }
-    const block = Buffer.concat(parts, length);
+    // Rare (a peer's 16 KiB frames and a larger block): framed from a copy, since the frames
+    // are written over the slab bytes the block was encoded into.
+    const block = Buffer.from(slab.subarray(at + FRAME_HEADER_LENGTH, at + FRAME_HEADER_LENGTH + length));
     for (let offset = 0; offset < length; offset += maxFrameSize) {
       const last = offset + maxFrameSize >= length;
       const type = offset === 0 ? FRAME.HEADERS : FRAME.CONTINUATION;

@@ -4,7 +4,7 @@
 const { Http2Connection } = require('./connection');
 
 // Serves one TLS socket that negotiated "h2". ctx: { core, log, timeouts, isClosing,
-// settings: { maxConcurrentStreams, maxHeaderListSize }, responseHeaders: 'cached' | 'encoder' }.
+// settings: { maxConcurrentStreams, maxHeaderListSize } }.
 // Returns the connection: close() (graceful GOAWAY), destroy(), and a 'close' event.
 function serveHttp2(tlsSocket, ctx) {
   return new Http2Connection(tlsSocket, ctx);

@@ -28,15 +28,18 @@ class Http2Output {
   // peer: the peer's settings, as the input half keeps them (maxFrameSize is read per frame).
   // owner: { finishStream(stream), resetStream(id, code), logEnd(stream, status), ended(),
   //          touch(), internalError(err) }.
-  constructor(socket, { peer, owner, log, responseHeaders }) {
+  constructor(socket, { peer, owner, log }) {
     this.#socket = socket;
     this.#peer = peer;
     this.#owner = owner;
     this.#log = log;
-    this.#headers = new ResponseHeaders(responseHeaders);
+    this.#headers = new ResponseHeaders();
     this.#writer = new FrameWriter(socket, () => socket.pause(), () => this.#beforeFlush());
     this.sink.remoteAddress = socket.remoteAddress;
     socket.on('drain', () => this.#onDrain());
+    // Nothing is framed once the socket is closed (ended() is true by then): the encoder's
+    // table goes with it.
+    socket.once('close', () => this.#headers.close());
   }
 
   // ---- for the input half ----
@@ -88,7 +91,8 @@ class Http2Output {
     remoteAddress: null,
     start: (stream, d, bytes, ends) => {
       const endStream = ends && (bytes === null || bytes.length === 0);
-      this.#writer.headers(stream.id, endStream ? FLAG.END_STREAM : 0, this.#headers.parts(d), this.#peer.maxFrameSize);
+      const headers = this.#headers;
+      this.#writer.headers(stream.id, endStream ? FLAG.END_STREAM : 0, headers, headers.list(d), this.#peer.maxFrameSize);
       if (endStream) {
         this.#owner.finishStream(stream);
         return true;

@@ -1,101 +1,89 @@
 'use strict';
-// Response header blocks (HPACK, RFC 7541) for one connection. Two strategies:
-// - 'encoder': one Encoder per connection with a dynamic table, so repeated responses shrink
-//   to a few indexed fields;
-// - 'cached': blocks of the core's prebuilt descriptors are encoded once per process with
-//   static-table references only, which no connection's table state can invalidate.
-// The Date field changes once a second and is appended to every block as a literal that
-// never touches the dynamic table.
+// Response header blocks (HPACK, RFC 7541) for one connection: one C Encoder with its own dynamic
+// table, so a response repeated on a connection shrinks to a few indexed fields. What is shared
+// across connections is the header list, packed once per prebuilt descriptor and second (the
+// Date field is part of it): each connection encodes it against its own table, straight into
+// the frame writer's buffer, in one native call. Which fields enter the table is the encoder's
+// linear strategy (native/include/hpack.h): lengths are never indexed, Date and ETags only
+// once they repeat, and set-cookie goes out as a never-indexed literal (RFC 7541 7.1.3).
 
-const { Encoder, huffman } = require('../hpack-addon').hpack();
+const { Encoder, PackedHeaders } = require('../hpack-addon').hpack();
 const { currentDate } = require('../../http/date-clock');
 
+// The table both ends start with (RFC 9113 6.5.2) and the largest we use: a few responses'
+// fields fit in it, and a larger one would only cost memory per connection.
 const DEFAULT_TABLE_SIZE = 4096;
-// Literal without indexing, name from static index 33 (date): 0000 1111, then 33 - 15.
-const DATE_PREFIX = [0x0f, 33 - 15];
+const LIST_OPTIONS = { sensitive: ['set-cookie'] };
 
-let dateOf = null;
-let dateField = null;
+// Per prebuilt descriptor's h2 fields: { date, list } for the second the list was packed in.
+const packed = new WeakMap();
 
-function currentDateField() {
-  const date = currentDate();
-  if (date !== dateOf) {
-    dateOf = date;
-    const value = huffman.encode(date.text);
-    dateField = Buffer.from([...DATE_PREFIX, 0x80 | value.length, ...value]);
+function packedList(d, date) {
+  if (!d.h2) return new PackedHeaders({ ':status': d.status, ...d.headers, date: date.text }, LIST_OPTIONS);
+  let entry = packed.get(d.h2);
+  if (entry === undefined) {
+    entry = { date: null, list: null };
+    packed.set(d.h2, entry);
   }
-  return dateField;
-}
-
-// Dynamic table size update (RFC 7541 6.3) with a 5-bit prefix integer.
-function sizeUpdate(size) {
-  const bytes = [];
-  if (size < 31) {
-    bytes.push(0x20 | size);
-  } else {
-    bytes.push(0x3f);
-    let rest = size - 31;
-    while (rest >= 128) {
-      bytes.push((rest & 0x7f) | 0x80);
-      rest >>>= 7;
-    }
-    bytes.push(rest);
+  if (entry.date !== date) {
+    entry.list = new PackedHeaders({ ...d.h2, date: date.text }, LIST_OPTIONS);
+    entry.date = date;
   }
-  return Buffer.from(bytes);
-}
-
-const staticEncoder = new Encoder({ indexing: 'static' });
-const cachedBlocks = new WeakMap();
-
-function fieldsOf(d) {
-  return d.h2 || { ':status': d.status, ...d.headers };
+  return entry.list;
 }
 
 class ResponseHeaders {
+  // Made for the first block (about 20 KB of tables): a connection that never gets a response
+  // (idle, a flood, a failed handshake of the protocol) costs none.
   #encoder = null;
-  #pendingUpdate = null;
-  #parts = [null, null]; // reused: the caller copies the parts out before the next call
+  #tableSize = DEFAULT_TABLE_SIZE;
+  #lowestSize = DEFAULT_TABLE_SIZE; // before the encoder exists: the smallest size set
+  #closed = false;
+  #clock;
 
-  // mode: 'cached' or 'encoder' (the responseHeaders setting, server/config/schema.js).
-  constructor(mode) {
-    if (mode === 'encoder') this.#encoder = new Encoder({ tableSize: DEFAULT_TABLE_SIZE });
+  // clock: () => { second, text }, the same object all through a second (http/date-clock.js).
+  constructor(clock = currentDate) {
+    this.#clock = clock;
   }
 
-  // The peer's SETTINGS_HEADER_TABLE_SIZE: our table never exceeds it, and the next block
-  // starts with a size update (RFC 7541 4.2).
+  // Each SETTINGS_HEADER_TABLE_SIZE the peer sends, in order: our table never exceeds it, and
+  // a change starts the next block with a size update (RFC 7541 4.2; the smallest size set
+  // since the last block first, so a peer that went to 0 and back sees its table emptied).
   setPeerTableSize(size) {
     const ours = Math.min(size, DEFAULT_TABLE_SIZE);
+    if (ours === this.#tableSize) return;
+    this.#tableSize = ours;
     if (this.#encoder !== null) this.#encoder.setTableSize(ours);
-    else this.#pendingUpdate = sizeUpdate(ours);
+    else this.#lowestSize = Math.min(this.#lowestSize, ours);
   }
 
-  // [block, date field]: the parts of the header block of descriptor d, valid until the next call.
-  parts(d) {
-    const parts = this.#parts;
-    if (this.#encoder !== null) {
-      parts[0] = this.#encoder.encode(fieldsOf(d));
-      parts[1] = currentDateField();
-      return parts;
-    }
-    let block;
-    if (d.h2) {
-      block = cachedBlocks.get(d.h2);
-      if (block === undefined) {
-        block = Buffer.from(staticEncoder.encode(d.h2));
-        cachedBlocks.set(d.h2, block);
-      }
-    } else {
-      block = staticEncoder.encode(fieldsOf(d));
-    }
-    if (this.#pendingUpdate !== null) {
-      const update = this.#pendingUpdate;
-      this.#pendingUpdate = null;
-      return [update, block, currentDateField()];
-    }
-    parts[0] = block;
-    parts[1] = currentDateField();
-    return parts;
+  // The header list of descriptor d, to pass to encodeInto (now: its Date is this second's).
+  list(d) {
+    return packedList(d, this.#clock());
+  }
+
+  // The block of list at out[offset...]: its length, or the room it needs when out has less
+  // (then nothing was written and the table is unchanged). Blocks must be sent in the order
+  // they are encoded: the frame writer frames each as it is made.
+  encodeInto(list, out, offset) {
+    return (this.#encoder ?? this.#open()).encodeInto(list, out, offset);
+  }
+
+  // The connection is gone: its table is freed now.
+  close() {
+    this.#closed = true;
+    this.#encoder?.close();
+  }
+
+  // The encoder, owing the peer the sizes it set so far as if it had existed all along.
+  #open() {
+    if (this.#closed) throw new Error('response headers after the connection closed');
+    const encoder = new Encoder({ tableSize: DEFAULT_TABLE_SIZE });
+    if (this.#lowestSize !== DEFAULT_TABLE_SIZE) encoder.setTableSize(this.#lowestSize);
+    if (this.#tableSize !== this.#lowestSize) encoder.setTableSize(this.#tableSize);
+    this.#encoder = encoder;
+    return encoder;
   }
 }
 
-module.exports = { ResponseHeaders };
+module.exports = { ResponseHeaders, DEFAULT_TABLE_SIZE };

@@ -16,7 +16,7 @@ const ENTRY_LENGTH = 6;
 
 // What the peer has told us (6.5.2 initial values until its SETTINGS arrive).
 function defaultPeerSettings() {
-  return { headerTableSize: 4096, initialWindowSize: 65535, maxFrameSize: DEFAULT_MAX_FRAME_SIZE };
+  return { initialWindowSize: 65535, maxFrameSize: DEFAULT_MAX_FRAME_SIZE };
 }
 
 // Our SETTINGS payload: { maxConcurrentStreams, maxHeaderListSize } from the server's limits.
@@ -36,16 +36,18 @@ function encodeSettings({ maxConcurrentStreams, maxHeaderListSize }) {
 }
 
 // Reads a SETTINGS payload (length already checked to be a multiple of 6) into `peer`, in
-// order, as 6.5.3 requires. Returns the change of SETTINGS_INITIAL_WINDOW_SIZE (to apply to
-// every open stream, 6.9.2) or throws a ConnectionError. Unknown identifiers are ignored.
-function applyPeerSettings(payload, peer) {
+// order, as 6.5.3 requires; onHeaderTableSize(value) hears every SETTINGS_HEADER_TABLE_SIZE,
+// since the HPACK encoder owes the peer the smallest of them (RFC 7541 4.2), not just the last.
+// Returns the change of SETTINGS_INITIAL_WINDOW_SIZE (to apply to every open stream, 6.9.2) or
+// throws a ConnectionError. Unknown identifiers are ignored.
+function applyPeerSettings(payload, peer, onHeaderTableSize) {
   const windowBefore = peer.initialWindowSize;
   for (let pos = 0; pos < payload.length; pos += ENTRY_LENGTH) {
     const id = payload.readUInt16BE(pos);
     const value = payload.readUInt32BE(pos + 2);
     switch (id) {
       case SETTING.HEADER_TABLE_SIZE:
-        peer.headerTableSize = value;
+        onHeaderTableSize(value);
         break;
       case SETTING.ENABLE_PUSH:
         if (value > 1) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `SETTINGS_ENABLE_PUSH ${value}`);
