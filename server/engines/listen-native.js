@@ -9,6 +9,7 @@ const { HTTP2_SETTINGS } = require('../config/limits');
 const { serveHttp1 } = require('./h1');
 const { serveHttp2 } = require('./h2');
 const { guardHandshakes } = require('./handshake-guard');
+const { refuseRenegotiation } = require('./tls-renegotiation');
 
 // Returns { server (to listen on), close() (graceful: every connection finishes what it was
 // asked, HTTP/2 with GOAWAY, HTTP/1.1 with Connection: close, then closes), destroy() }.
@@ -24,6 +25,7 @@ function createNativeListener({ tls: credentials, timeouts, core, log, isClosing
   const connections = new Set();
   const ctx = { core, log, timeouts, isClosing, settings: HTTP2_SETTINGS, responseHeaders };
   server.on(credentials === null ? 'connection' : 'secureConnection', (socket) => {
+    if (credentials !== null) refuseRenegotiation(socket);
     const connection = socket.alpnProtocol === 'h2' ? serveHttp2(socket, ctx) : serveHttp1(socket, ctx);
     connections.add(connection);
     connection.once('close', () => connections.delete(connection));

@@ -4,10 +4,12 @@
 
 const http = require('node:http');
 const http2 = require('node:http2');
+const { constants: { NGHTTP2_PROTOCOL_ERROR } } = http2;
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, applyHttp1Limits } = require('../config/limits');
 const { createHttp1Handler } = require('./node/http1');
 const { createHttp2Handler } = require('./node/http2');
 const { guardHandshakes } = require('./handshake-guard');
+const { refuseRenegotiation, isRenegotiation } = require('./tls-renegotiation');
 
 // Closes an HTTP/2 session that has not sent its preface and first SETTINGS within
 // headersTimeout, and switches its idle timeout between http2IdleTimeout (no open stream)
@@ -46,7 +48,10 @@ function createNodeListener({ tls, timeouts, core, log, isClosing }) {
   // from 'stream' directly, so 'request' must only ever see HTTP/1.1.
   for (const hook of server.listeners('newListener')) server.off('newListener', hook);
   applyHttp1Limits(server, timeouts);
-  if (tls !== null) guardHandshakes(server, { deadlineMs: timeouts.handshakeTimeout, log });
+  if (tls !== null) {
+    guardHandshakes(server, { deadlineMs: timeouts.handshakeTimeout, log });
+    server.on('secureConnection', refuseRenegotiation);
+  }
   server.on('stream', createHttp2Handler(core, log, HTTP2_SETTINGS.maxHeaderListSize, timeouts.sendTimeout));
   server.on('request', createHttp1Handler(core, log, isClosing));
 
@@ -55,6 +60,9 @@ function createNodeListener({ tls, timeouts, core, log, isClosing }) {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
     guardSession(session, timeouts);
+    // RFC 9113 9.2.1: a TLS renegotiation is PROTOCOL_ERROR (Node's own handler, which runs
+    // after this one, would say INTERNAL_ERROR).
+    session.socket.prependListener('error', (err) => { if (isRenegotiation(err)) session.destroy(NGHTTP2_PROTOCOL_ERROR); });
     if (isClosing()) session.close();
   });
   server.on('sessionError', (err) => log.debug(`http2 session error: ${err.message}`));

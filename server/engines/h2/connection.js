@@ -21,6 +21,7 @@ const { Http2Output } = require('./output');
 const { sendOut, discard } = require('../send-out');
 const { LINGER_MS } = require('../../config/limits');
 const { dispatch, headerListTooLarge } = require('../dispatch');
+const { isRenegotiation } = require('../tls-renegotiation');
 
 // A header list up to this multiple of SETTINGS_MAX_HEADER_LIST_SIZE is still decoded (the
 // HPACK state stays in sync) and answered with 431; a larger block, in octets or decoded,
@@ -108,7 +109,7 @@ class Http2Connection extends EventEmitter {
     });
 
     socket.on('data', (chunk) => this.#onData(chunk));
-    socket.on('error', (err) => this.#log.debug(`http2 socket error: ${err.message}`));
+    socket.on('error', (err) => this.#onSocketError(err));
     socket.once('close', () => this.#onClose());
     this.#prefaceTimer = setTimeout(() => socket.destroy(), this.#timeouts.headersTimeout).unref();
     const { idleTimeout, http2IdleTimeout } = this.#timeouts;
@@ -131,6 +132,13 @@ class Http2Connection extends EventEmitter {
 
   destroy() {
     this.#socket.destroy();
+  }
+
+  // RFC 9113 9.2.1: a TLS 1.2 renegotiation is a connection error (tls-renegotiation.js);
+  // Node leaves the socket open after it.
+  #onSocketError(err) {
+    this.#log.debug(`http2 socket error: ${err.message}`);
+    if (isRenegotiation(err)) this.#fail(new ConnectionError(ERROR.PROTOCOL_ERROR, 'TLS renegotiation'));
   }
 
   #onData(chunk) {
