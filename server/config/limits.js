@@ -13,6 +13,22 @@ const HTTP2_OPTIONS = {
   maxSessionMemory: 16,
   peerMaxConcurrentStreams: 100,
 };
+// The native HTTP/2 engine's flood limits per connection (server/engines/h2/flood-guard.js): a
+// burst at once, then a rate per second, past which the connection ends with GOAWAY
+// ENHANCE_YOUR_CALM.
+const HTTP2_FLOOD = {
+  // Frames that make us answer (SETTINGS, PING) or work for no content (empty DATA, HEADERS or
+  // CONTINUATION fragments) (CVE-2019-9512, 9515, 9518). WINDOW_UPDATE and PRIORITY cost O(1)
+  // and produce no output.
+  control: { burst: 1000, perSecond: 100 },
+  // Streams reset by the peer, or by us for the peer's errors (refused streams, malformed
+  // requests, frames on closed streams): rapid reset, CVE-2023-44487 (nghttp2's values).
+  reset: { burst: 1000, perSecond: 33 },
+  // Frames on streams we reset, which RFC 9113 5.1 has us ignore (they may have crossed our
+  // RST_STREAM), though a HEADERS block among them must still be HPACK-decoded: nghttp2's
+  // glitch limit (session_update_glitch_ratelim) and its values.
+  glitch: { burst: 1000, perSecond: 33 },
+};
 // Timeouts in ms: slow or idle clients lose their connection instead of holding it.
 // headersTimeout also bounds an HTTP/2 client's preface and first SETTINGS, as nginx's
 // client_header_timeout does. A peer stalled inside a frame cannot be told from an idle one:
@@ -53,4 +69,4 @@ function applyHttp1Limits(server, timeouts) {
   server.setTimeout(timeouts.idleTimeout);
 }
 
-module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, TIMEOUTS, PENDING_HANDSHAKES, LINGER_MS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };
+module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, HTTP2_FLOOD, TIMEOUTS, PENDING_HANDSHAKES, LINGER_MS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };

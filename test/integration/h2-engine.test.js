@@ -156,6 +156,24 @@ test('a flood of malformed requests, each a stream error, gets GOAWAY ENHANCE_YO
   assert.ok(resets.every((f) => f.payload.readUInt32BE(0) === ERR.PROTOCOL_ERROR));
 });
 
+test('frames after our RST_STREAM past the glitch budget get GOAWAY ENHANCE_YOUR_CALM, each HEADERS block still decoded', async () => {
+  const c = await client();
+  c.send(c.headersFrames(1, [[':method', 'GET'], [':scheme', 'https'], [':path', '/'], ['connection', 'close']]));
+  assert.equal(await c.reset(1), ERR.PROTOCOL_ERROR);
+  // 500 trailer blocks, each inserting a field the next request refers to: the HPACK state
+  // stays in sync while they are ignored (RFC 9113 5.1).
+  const trailers = [];
+  for (let i = 0; i < 500; i++) trailers.push(c.headersFrames(1, [['x-n', String(i)]]));
+  c.send(...trailers);
+  c.request(3, '/small.txt', { extra: [['x-n', '499']] });
+  assert.equal((await c.response(3)).status, 200);
+  const frames = [];
+  for (let i = 0; i < 600; i++) frames.push(c.data(1, Buffer.from('x')));
+  c.send(...frames);
+  assert.deepEqual(await c.goaway(), { lastStreamId: 3, code: ERR.ENHANCE_YOUR_CALM });
+  await c.closed;
+});
+
 test('a PING flood gets its first PINGs answered, then GOAWAY ENHANCE_YOUR_CALM', async () => {
   const c = await client();
   const pings = [];

@@ -19,7 +19,7 @@ const { IdleTimer } = require('./idle-timer');
 const { Stream } = require('./stream');
 const { Http2Output } = require('./output');
 const { sendOut, discard } = require('../send-out');
-const { LINGER_MS } = require('../../config/limits');
+const { LINGER_MS, HTTP2_FLOOD } = require('../../config/limits');
 const { dispatch, headerListTooLarge } = require('../dispatch');
 const { isRenegotiation } = require('../tls-renegotiation');
 
@@ -39,16 +39,6 @@ const CLOSED_BY_OUR_RESET = 2;
 // once this much has arrived instead of being read to its end; the rest is cut off with
 // RST_STREAM NO_ERROR after the response (8.1).
 const REQUEST_BODY_LIMIT = 64 * 1024;
-// Frames that make us answer (SETTINGS, PING) or work for no content (empty DATA, HEADERS or
-// CONTINUATION fragments) a peer may send: a burst, then a rate per second
-// (CVE-2019-9512, 9515, 9518). WINDOW_UPDATE and PRIORITY cost O(1) and produce no output.
-const CONTROL_BURST = 1000;
-const CONTROL_RATE = 100;
-// Streams reset by the peer, or by us for the peer's errors (refused streams, malformed requests,
-// frames on closed streams): rapid reset, CVE-2023-44487 (nghttp2's values).
-const RESET_BURST = 1000;
-const RESET_RATE = 33;
-
 class Http2Connection extends EventEmitter {
   #socket;
   #core;
@@ -77,15 +67,21 @@ class Http2Connection extends EventEmitter {
   #peerGoaway = false;
   #ended = false; // our side is done: GOAWAY sent after a connection error or the last stream
   #closed = false;
-  #controlGuard = new FloodGuard(CONTROL_BURST, CONTROL_RATE);
-  #resetGuard = new FloodGuard(RESET_BURST, RESET_RATE);
+  #controlGuard;
+  #resetGuard;
+  #glitchGuard;
   #prefaceTimer;
   #idle;
 
   // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize },
-  //        responseHeaders: 'cached' | 'encoder' (see response-headers.js) }
+  //        responseHeaders: 'cached' | 'encoder' (see response-headers.js),
+  //        now (optional: the flood limits' monotonic clock in ms; tests pass their own) }
   constructor(socket, ctx) {
     super();
+    const clock = ctx.now === undefined ? {} : { now: ctx.now };
+    this.#controlGuard = new FloodGuard(HTTP2_FLOOD.control.burst, HTTP2_FLOOD.control.perSecond, clock);
+    this.#resetGuard = new FloodGuard(HTTP2_FLOOD.reset.burst, HTTP2_FLOOD.reset.perSecond, clock);
+    this.#glitchGuard = new FloodGuard(HTTP2_FLOOD.glitch.burst, HTTP2_FLOOD.glitch.perSecond, clock);
     this.#socket = socket;
     this.#core = ctx.core;
     this.#log = ctx.log;
@@ -241,7 +237,10 @@ class Http2Connection extends EventEmitter {
   // (ignored: it may have crossed our RST_STREAM) or closed otherwise (STREAM_CLOSED).
   #onClosedStreamFrame(id, what) {
     if (id > this.#lastStreamId) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `${what} on idle stream ${id}`);
-    if (this.#closedHow(id) === CLOSED_BY_OUR_RESET) return;
+    if (this.#closedHow(id) === CLOSED_BY_OUR_RESET) {
+      this.#glitch();
+      return;
+    }
     throw new StreamError(id, ERROR.STREAM_CLOSED, `${what} on a closed stream`);
   }
 
@@ -288,6 +287,9 @@ class Http2Connection extends EventEmitter {
 
   #onHeaderBlock(id, flags, block, selfDependent) {
     const endStream = (flags & FLAG.END_STREAM) !== 0;
+    // Ignored after our RST_STREAM (5.1), yet decoded like any block: counted, since decoding costs.
+    const afterOurReset = id <= Math.max(this.#lastStreamId, this.#highestIdleReset) && this.#closedHow(id) === CLOSED_BY_OUR_RESET;
+    if (afterOurReset) this.#glitch();
     if (id <= this.#lastStreamId) {
       const fields = this.#decode(block);
       this.#requests.decoded(block, null);
@@ -300,7 +302,7 @@ class Http2Connection extends EventEmitter {
     const fields = request === undefined ? this.#decode(block) : null;
     this.#lastStreamId = id;
     try {
-      if (id <= this.#highestIdleReset && this.#closedHow(id) === CLOSED_BY_OUR_RESET) return;
+      if (afterOurReset) return;
       if (this.#goawaySent) {
         // Past our GOAWAY: ignored, as the peer was told (6.8).
         this.#rememberClosed(id, true);
@@ -372,7 +374,9 @@ class Http2Connection extends EventEmitter {
     if (payload.length !== 5) problem = new StreamError(id, ERROR.FRAME_SIZE_ERROR, 'PRIORITY length');
     else if ((payload.readUInt32BE(0) & 0x7fffffff) === id) problem = new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
     // A stream we reset gets no second RST_STREAM: frames after ours are ignored (5.1).
-    if (problem !== null && this.#closedHow(id) !== CLOSED_BY_OUR_RESET) throw problem;
+    if (problem === null) return;
+    if (this.#closedHow(id) !== CLOSED_BY_OUR_RESET) throw problem;
+    this.#glitch();
   }
 
   #onRstStream(id, payload) {
@@ -453,6 +457,11 @@ class Http2Connection extends EventEmitter {
 
   #control() {
     if (!this.#controlGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'control frame flood');
+  }
+
+  // A frame ignored because it came after our RST_STREAM.
+  #glitch() {
+    if (!this.#glitchGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many frames on streams we reset');
   }
 
   // ---- responses ----
