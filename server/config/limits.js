@@ -55,6 +55,12 @@ const LINGER_MS = 2_000;
 // share of its descriptor limit, so that connections that never finish a handshake cannot take
 // every descriptor before handshakeTimeout frees them; unknownLimit where /proc does not say.
 const PENDING_HANDSHAKES = { fdShare: 1 / 4, min: 16, max: 4096, unknownLimit: 256 };
+// Connections one native-engine process keeps open before, at each new one, it closes the
+// longest idle ones (server/engines/idle-shedding.js): a share of its descriptor limit (the
+// pending handshakes take up to another quarter, and files, the cache and watches need the
+// rest), and the share of them closed at once, so that the scan for the longest idle is not
+// paid per connection.
+const OPEN_CONNECTIONS = { fdShare: 5 / 8, shedShare: 1 / 16 };
 // Enough for the 8 KiB request-target limit plus ordinary headers, so over-long paths get 414.
 const MAX_HTTP1_HEADER_BYTES = 32 * 1024;
 
@@ -69,4 +75,4 @@ function applyHttp1Limits(server, timeouts) {
   server.setTimeout(timeouts.idleTimeout);
 }
 
-module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, HTTP2_FLOOD, TIMEOUTS, PENDING_HANDSHAKES, LINGER_MS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };
+module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, HTTP2_FLOOD, TIMEOUTS, PENDING_HANDSHAKES, OPEN_CONNECTIONS, LINGER_MS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };

@@ -393,6 +393,30 @@ test('an idle connection gets GOAWAY NO_ERROR after http2IdleTimeout', async () 
   }
 });
 
+test('a connection that only sends PING, SETTINGS and WINDOW_UPDATE gets GOAWAY NO_ERROR at http2IdleTimeout', async () => {
+  const s = await startTestServer({ engine: 'native', files: FILES, timeouts: { http2IdleTimeout: 400 } });
+  try {
+    const c = await RawH2Client.connect(s.port);
+    const startedAt = performance.now();
+    let n = 0;
+    const keepAlive = setInterval(() => {
+      const control = [RawH2Client.ping(), frame(TYPE.SETTINGS, 0, 0), frame(0x8, 0, 0, Buffer.from([0, 0, 0, 1]))];
+      c.send(control[n++ % control.length]);
+    }, 40);
+    try {
+      assert.deepEqual(await c.goaway(4000), { lastStreamId: 0, code: ERR.NO_ERROR });
+    } finally {
+      clearInterval(keepAlive);
+    }
+    const ms = performance.now() - startedAt;
+    // The limit, up to one tick (a quarter of it) later, plus this machine's scheduling.
+    assert.ok(ms >= 400 - 20 && ms < 400 + 100 + 1000, `GOAWAY after ${ms.toFixed(0)} ms`);
+    await c.closed;
+  } finally {
+    await s.close();
+  }
+});
+
 test('one access-log line per request, aborted responses marked', async () => {
   const lines = [];
   const logger = {

@@ -342,6 +342,12 @@ class Http1Connection extends EventEmitter {
     }
   }
 
+  // How long (ms) the connection has waited between requests; -1 while it is doing anything
+  // else. Under descriptor pressure the listener closes the longest idle first.
+  idleMs() {
+    return this.timerKind === KEEP_ALIVE ? performance.now() - (this.deadline - this.timeouts.keepAliveTimeout) : -1;
+  }
+
   // Graceful: the responses already asked for are sent, the last with Connection: close.
   close() {
     if (this.closed) return;

@@ -99,7 +99,7 @@ class Http2Connection extends EventEmitter {
         resetStream: (id, code) => this.#resetStream(id, code),
         logEnd: (stream, status) => this.#logEnd(stream, status),
         ended: () => this.#ended,
-        touch: () => this.#idle.touch(),
+        touch: () => this.#touch(),
         internalError: (err) => this.#internalError(err),
       },
     });
@@ -138,7 +138,7 @@ class Http2Connection extends EventEmitter {
   }
 
   #onData(chunk) {
-    this.#idle.touch();
+    this.#touch();
     if (this.#ended) return;
     try {
       this.#reader.push(chunk, this.#onFrame);
@@ -322,6 +322,7 @@ class Http2Connection extends EventEmitter {
     }
     const stream = new Stream(id, this.#peer.initialWindowSize, this.#output.sink, request);
     this.#streams.set(id, stream);
+    this.#idle.touch();
     if (endStream) this.#endRequest(stream);
   }
 
@@ -588,7 +589,20 @@ class Http2Connection extends EventEmitter {
     socket.once('finish', () => setTimeout(() => socket.destroy(), LINGER_MS).unref());
   }
 
-  // No byte in either direction for the limit in force (idle-timer.js); a connection that
+  // Activity for the idle timer: with a stream open, bytes in either direction; with none, only
+  // a request (a stream opened). PING, SETTINGS, WINDOW_UPDATE and their answers keep no
+  // connection without requests open, nor does a frame trickled a byte at a time.
+  #touch() {
+    if (this.#streams.size > 0) this.#idle.touch();
+  }
+
+  // How long (ms) the connection has had no stream open and no request; -1 while it has one or
+  // is closing. Under descriptor pressure the listener closes the longest idle first.
+  idleMs() {
+    return this.#streams.size === 0 && !this.#goawaySent && !this.#ended ? this.#idle.quiet : -1;
+  }
+
+  // Nothing moved for the limit in force (idle-timer.js, #touch()); a connection that
   // went idle gets GOAWAY, and is destroyed if it is still there at the next expiry.
   #onTimeout(quiet) {
     if (this.#streams.size === 0 && !this.#ended) {
