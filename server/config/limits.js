@@ -46,6 +46,9 @@ const TIMEOUTS = {
   // How often Node sweeps HTTP/1.1 connections for headersTimeout/requestTimeout (default 30 s).
   connectionsCheckingInterval: 1_000,
 };
+// How often the node engine looks for HTTP/2 sessions that nghttp2 stopped serving without
+// closing them (server/engines/node/stuck-sessions.js); two sweeps in a row find one stuck.
+const STUCK_SESSION_SWEEP_MS = 1_000;
 // Once a connection's last response is flushed and its write side closed (FIN, or GOAWAY then
 // FIN), input is read and dropped for this long before the socket is destroyed, so a client
 // still sending does not turn our close into a reset that discards what it has not read yet
@@ -75,4 +78,4 @@ function applyHttp1Limits(server, timeouts) {
   server.setTimeout(timeouts.idleTimeout);
 }
 
-module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, HTTP2_FLOOD, TIMEOUTS, PENDING_HANDSHAKES, OPEN_CONNECTIONS, LINGER_MS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };
+module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, HTTP2_FLOOD, TIMEOUTS, PENDING_HANDSHAKES, OPEN_CONNECTIONS, STUCK_SESSION_SWEEP_MS, LINGER_MS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };
