@@ -26,8 +26,8 @@ const os = require('node:os');
 const path = require('node:path');
 const tls = require('node:tls');
 const { parseArgs } = require('node:util');
-const { spawnSync } = require('node:child_process');
 const { markdownTable } = require('../lib/markdown-table');
+const { mallocTrim } = require('./malloc-trim');
 const { writeSelfSignedCert } = require('../lib/tls-cert');
 const { installCleanupHandlers, registerTempDir, removeTempDir, spawnGroup, stopGroup, waitForLine } = require('../lib/process-group');
 const { NODE_FLAGS } = require('../server/project-server');
@@ -169,13 +169,6 @@ function roundsTable(rounds) {
     r.settled.externalMiB, r.settled.arrayBuffersMiB, `${r.settled.threadArenas}: ${r.settled.threadArenasMiB}`, r.settled.threads,
     r.caches.fileCache.entries, `${r.caches.compressCacheEntries}: ${r.caches.compressCacheMiB}`,
   ]));
-}
-
-// Asks glibc in the server to give its free pages back (malloc_trim(0) through gdb), to tell
-// memory malloc keeps free from memory in use. A diagnostic: the server never calls it.
-function mallocTrim(pid) {
-  const gdb = spawnSync('gdb', ['-p', String(pid), '-batch', '-ex', 'call (int)malloc_trim(0)'], { encoding: 'utf8', timeout: 60_000 });
-  if (gdb.error || !/^\$1 = [01]$/m.test(gdb.stdout)) throw new Error(`gdb could not call malloc_trim in ${pid}: ${gdb.error?.message ?? gdb.stderr.trim().split('\n').at(-1)}`);
 }
 
 function ask(child, message) {

@@ -56,8 +56,11 @@ const STUCK_SESSION_SWEEP_MS = 1_000;
 const LINGER_MS = 2_000;
 // Unfinished TLS handshakes one process holds at once (server/engines/handshake-guard.js): a
 // share of its descriptor limit, so that connections that never finish a handshake cannot take
-// every descriptor before handshakeTimeout frees them; unknownLimit where /proc does not say.
-const PENDING_HANDSHAKES = { fdShare: 1 / 4, min: 16, max: 4096, unknownLimit: 256 };
+// every descriptor before handshakeTimeout frees them (unknownLimit where /proc does not say),
+// and at most memoryBytes of them at bytesEach: what one costs in Node's TLS socket and OpenSSL,
+// 55 to 71 KiB measured (bench/results/2026-11-27-pending-handshakes.md), which glibc keeps
+// once they are gone, so the bound on them is also the bound on what stays.
+const PENDING_HANDSHAKES = { fdShare: 1 / 4, min: 16, unknownLimit: 256, memoryBytes: 48 * 1024 * 1024, bytesEach: 64 * 1024 };
 // Connections one native-engine process keeps open before, at each new one, it closes the
 // longest idle ones (server/engines/idle-shedding.js): a share of its descriptor limit (the
 // pending handshakes take up to another quarter, and files, the cache and watches need the
