@@ -9,17 +9,11 @@
 // measures again --settle-ms later (and with --trim once more after glibc's malloc_trim(0),
 // called through gdb, which tells free memory malloc keeps from memory in use). Memory by layer as bench/memory/run.js reports it. Loopback
 // only; every count is bounded.
-const fs = require('node:fs/promises');
 const net = require('node:net');
-const os = require('node:os');
-const path = require('node:path');
 const tls = require('node:tls');
 const { parseArgs } = require('node:util');
-const { writeSelfSignedCert } = require('../lib/tls-cert');
-const { installCleanupHandlers, registerTempDir, removeTempDir, spawnGroup, stopGroup, waitForLine } = require('../lib/process-group');
-const { NODE_FLAGS } = require('../server/project-server');
 const { markdownTable } = require('../lib/markdown-table');
-const { mallocTrim } = require('./malloc-trim');
+const { withProbe, ask, mallocTrim } = require('./probe-control');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -60,13 +54,6 @@ async function holdPending(port, hello, count) {
   return sockets;
 }
 
-function ask(child, message) {
-  return new Promise((resolve) => {
-    child.once('message', resolve);
-    child.send(message);
-  });
-}
-
 async function main() {
   const { values } = parseArgs({ options: {
     connections: { type: 'string', default: '4000' }, engine: { type: 'string', default: 'native' },
@@ -78,24 +65,10 @@ async function main() {
     process.exitCode = 2;
     return;
   }
-  installCleanupHandlers();
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'negotiate-pending-'));
-  registerTempDir(dir);
-  const root = path.join(dir, 'root');
-  await fs.mkdir(root);
-  await fs.writeFile(path.join(root, 'index.html'), '<p>hi</p>');
-  const { cert, key } = await writeSelfSignedCert(dir);
   // A handshake deadline long enough for all of them to be open at once on a slow machine.
-  const options = { root, port: 0, host: '127.0.0.1', logLevel: 'error', cert, key, engine: values.engine, precompress: false,
-    timeouts: { handshakeTimeout: 120_000 } };
-  const fdLimit = 4 * count + 64;
-  const child = spawnGroup('/bin/sh', ['-c', 'ulimit -n "$0" && exec "$@"', String(fdLimit), process.execPath, ...NODE_FLAGS, '--expose-gc',
-    path.join(__dirname, 'server-probe.js'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: process.env });
-  try {
-    const port = Number(new URL(await waitForLine(child, /https:\/\//, { what: 'server' })).port);
-    child.stdout.resume();
-    child.stderr.resume();
-    await sleep(500);
+  const serverOptions = { engine: values.engine, precompress: false, timeouts: { handshakeTimeout: 120_000 } };
+  const probe = { prefix: 'negotiate-pending-', files: { 'index.html': '<p>hi</p>' }, serverOptions, fdLimit: 4 * count + 64 };
+  await withProbe(probe, async ({ child, port }) => {
     const hello = values.send === 'hello' ? await clientHello() : Buffer.alloc(0);
     const idle = await ask(child, 'measure');
     const started = performance.now();
@@ -124,10 +97,7 @@ async function main() {
     if (trimmed !== null) rows.push(row('after malloc_trim', trimmed));
     const columns = ['when', 'RSS', 'RSS after GC', 'peak', 'heap used', 'external', 'thread arenas'].map((title, i) => ({ title, align: i === 0 ? 'left' : 'right' }));
     console.log(markdownTable(columns, rows));
-  } finally {
-    await stopGroup(child);
-    await removeTempDir(dir);
-  }
+  });
 }
 
 main().catch((err) => {
