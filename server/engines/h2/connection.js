@@ -39,6 +39,7 @@ const CLOSED_BY_OUR_RESET = 2;
 // once this much has arrived instead of being read to its end; the rest is cut off with
 // RST_STREAM NO_ERROR after the response (8.1).
 const REQUEST_BODY_LIMIT = 64 * 1024;
+
 class Http2Connection extends EventEmitter {
   #socket;
   #core;
@@ -288,7 +289,8 @@ class Http2Connection extends EventEmitter {
   #onHeaderBlock(id, flags, block, selfDependent) {
     const endStream = (flags & FLAG.END_STREAM) !== 0;
     // Ignored after our RST_STREAM (5.1), yet decoded like any block: counted, since decoding costs.
-    const afterOurReset = id <= Math.max(this.#lastStreamId, this.#highestIdleReset) && this.#closedHow(id) === CLOSED_BY_OUR_RESET;
+    const afterOurReset = !this.#streams.has(id) && id <= Math.max(this.#lastStreamId, this.#highestIdleReset)
+      && this.#closedHow(id) === CLOSED_BY_OUR_RESET;
     if (afterOurReset) this.#glitch();
     if (id <= this.#lastStreamId) {
       const fields = this.#decode(block);
