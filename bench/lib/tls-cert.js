@@ -5,7 +5,7 @@
 // certificate code, so there is one way to build one.
 const path = require('node:path');
 const { generateSelfSigned } = require('../../server/tls/certs');
-const { writePemPair } = require('../../server/tls/write-file-atomic');
+const { writePemPair } = require('../../server/tls/write-pem-pair');
 
 async function writeSelfSignedCert(dir) {
   const files = { certFile: path.join(dir, 'cert.pem'), keyFile: path.join(dir, 'key.pem') };

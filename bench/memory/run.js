@@ -22,15 +22,11 @@
 const fs = require('node:fs/promises');
 const fsSync = require('node:fs');
 const http2 = require('node:http2');
-const os = require('node:os');
 const path = require('node:path');
 const tls = require('node:tls');
 const { parseArgs } = require('node:util');
-const { spawnSync } = require('node:child_process');
 const { markdownTable } = require('../../tools/report/markdown-table');
-const { writeSelfSignedCert } = require('../lib/tls-cert');
-const { installCleanupHandlers, registerTempDir, removeTempDir, spawnGroup, stopGroup, waitForLine } = require('../lib/process-group');
-const { NODE_FLAGS } = require('../server/project-server');
+const { withProbe, ask, mallocTrim } = require('./probe-control');
 const { FRAME, FLAG, PREFACE } = require('../../server/engines/h2/frame-types');
 const { ERROR } = require('../../server/engines/h2/errors');
 const { frame, settings, headers, hpackLiteral, FrameReader } = require('../../test/helpers/h2-frames');
@@ -171,20 +167,6 @@ function roundsTable(rounds) {
   ]));
 }
 
-// Asks glibc in the server to give its free pages back (malloc_trim(0) through gdb), to tell
-// memory malloc keeps free from memory in use. A diagnostic: the server never calls it.
-function mallocTrim(pid) {
-  const gdb = spawnSync('gdb', ['-p', String(pid), '-batch', '-ex', 'call (int)malloc_trim(0)'], { encoding: 'utf8', timeout: 60_000 });
-  if (gdb.error || !/^\$1 = [01]$/m.test(gdb.stdout)) throw new Error(`gdb could not call malloc_trim in ${pid}: ${gdb.error?.message ?? gdb.stderr.trim().split('\n').at(-1)}`);
-}
-
-function ask(child, message) {
-  return new Promise((resolve) => {
-    child.once('message', resolve);
-    child.send(message);
-  });
-}
-
 // The layers, and with --heap-snapshots DIR a snapshot of the server's heap there.
 async function measure(child, round, snapshotDir) {
   const layers = await ask(child, 'measure');
@@ -224,22 +206,8 @@ async function main() {
       return;
     }
   }
-  installCleanupHandlers();
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'negotiate-memory-'));
-  registerTempDir(dir);
-  const root = path.join(dir, 'root');
-  await fs.mkdir(root);
-  await fs.writeFile(path.join(root, BIG_FILE.slice(1)), compressibleText(BIG_FILE_BYTES));
-  const { cert, key } = await writeSelfSignedCert(dir);
-  const ca = await fs.readFile(cert);
-  const options = { root, port: 0, host: '127.0.0.1', logLevel: 'error', cert, key, engine: values.engine };
-  const child = spawnGroup(process.execPath, [...NODE_FLAGS, '--expose-gc', path.join(__dirname, 'server-probe.js'), JSON.stringify(options)],
-    { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-  try {
-    const port = Number(new URL(await waitForLine(child, /https:\/\//, { what: 'server' })).port);
-    child.stdout.resume();
-    child.stderr.resume();
-    await sleep(500);
+  const files = { [BIG_FILE.slice(1)]: compressibleText(BIG_FILE_BYTES) };
+  await withProbe({ prefix: 'negotiate-memory-', files, serverOptions: { engine: values.engine } }, async ({ child, port, ca }) => {
     const rounds = [{ round: 0, ...await measure(child, 0, snapshotDir) }];
     for (let round = 1; round <= Number(values.rounds); round++) {
       // Resets the process's VmHWM to its current RSS (proc(5), clear_refs), so that the VmHWM
@@ -266,10 +234,7 @@ async function main() {
       for (const r of rounds.slice(1)) if (r.load) console.log(`round ${r.round}: ${r.seconds} s, ${JSON.stringify(r.load)}`);
       console.log(roundsTable(rounds));
     }
-  } finally {
-    await stopGroup(child);
-    await removeTempDir(dir);
-  }
+  });
 }
 
 main().catch((err) => {

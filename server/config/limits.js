@@ -13,6 +13,22 @@ const HTTP2_OPTIONS = {
   maxSessionMemory: 16,
   peerMaxConcurrentStreams: 100,
 };
+// The native HTTP/2 engine's flood limits per connection (server/engines/h2/flood-guard.js): a
+// burst at once, then a rate per second, past which the connection ends with GOAWAY
+// ENHANCE_YOUR_CALM.
+const HTTP2_FLOOD = {
+  // Frames that make us answer (SETTINGS, PING) or work for no content (empty DATA, HEADERS or
+  // CONTINUATION fragments) (CVE-2019-9512, 9515, 9518). WINDOW_UPDATE and PRIORITY cost O(1)
+  // and produce no output.
+  control: { burst: 1000, perSecond: 100 },
+  // Streams reset by the peer, or by us for the peer's errors (refused streams, malformed
+  // requests, frames on closed streams): rapid reset, CVE-2023-44487 (nghttp2's values).
+  reset: { burst: 1000, perSecond: 33 },
+  // Frames on streams we reset, which RFC 9113 5.1 has us ignore (they may have crossed our
+  // RST_STREAM), though a HEADERS block among them must still be HPACK-decoded: nghttp2's
+  // glitch limit (session_update_glitch_ratelim) and its values.
+  glitch: { burst: 1000, perSecond: 33 },
+};
 // Timeouts in ms: slow or idle clients lose their connection instead of holding it.
 // headersTimeout also bounds an HTTP/2 client's preface and first SETTINGS, as nginx's
 // client_header_timeout does. A peer stalled inside a frame cannot be told from an idle one:
@@ -30,6 +46,9 @@ const TIMEOUTS = {
   // How often Node sweeps HTTP/1.1 connections for headersTimeout/requestTimeout (default 30 s).
   connectionsCheckingInterval: 1_000,
 };
+// How often the node engine looks for HTTP/2 sessions that nghttp2 stopped serving without
+// closing them (server/engines/node/stuck-sessions.js); two sweeps in a row find one stuck.
+const STUCK_SESSION_SWEEP_MS = 1_000;
 // Once a connection's last response is flushed and its write side closed (FIN, or GOAWAY then
 // FIN), input is read and dropped for this long before the socket is destroyed, so a client
 // still sending does not turn our close into a reset that discards what it has not read yet
@@ -37,8 +56,17 @@ const TIMEOUTS = {
 const LINGER_MS = 2_000;
 // Unfinished TLS handshakes one process holds at once (server/engines/handshake-guard.js): a
 // share of its descriptor limit, so that connections that never finish a handshake cannot take
-// every descriptor before handshakeTimeout frees them; unknownLimit where /proc does not say.
-const PENDING_HANDSHAKES = { fdShare: 1 / 4, min: 16, max: 4096, unknownLimit: 256 };
+// every descriptor before handshakeTimeout frees them (unknownLimit where /proc does not say),
+// and at most memoryBytes of them at bytesEach: what one costs in Node's TLS socket and OpenSSL,
+// 55 to 71 KiB measured (bench/results/2026-11-27-pending-handshakes.md), which glibc keeps
+// once they are gone, so the bound on them is also the bound on what stays.
+const PENDING_HANDSHAKES = { fdShare: 1 / 4, min: 16, unknownLimit: 256, memoryBytes: 48 * 1024 * 1024, bytesEach: 64 * 1024 };
+// Connections one native-engine process keeps open before, at each new one, it closes the
+// longest idle ones (server/engines/idle-shedding.js): a share of its descriptor limit (the
+// pending handshakes take up to another quarter, and files, the cache and watches need the
+// rest), and the share of them closed at once, so that the scan for the longest idle is not
+// paid per connection.
+const OPEN_CONNECTIONS = { fdShare: 5 / 8, shedShare: 1 / 16 };
 // Enough for the 8 KiB request-target limit plus ordinary headers, so over-long paths get 414.
 const MAX_HTTP1_HEADER_BYTES = 32 * 1024;
 // On-the-fly dictionary delta work (server/dictionaries/delta-budget.js), in bytes of input made
@@ -62,4 +90,4 @@ function applyHttp1Limits(server, timeouts) {
   server.setTimeout(timeouts.idleTimeout);
 }
 
-module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, TIMEOUTS, PENDING_HANDSHAKES, LINGER_MS, MAX_HTTP1_HEADER_BYTES, DELTA_WORK, applyHttp1Limits };
+module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, HTTP2_FLOOD, TIMEOUTS, PENDING_HANDSHAKES, OPEN_CONNECTIONS, STUCK_SESSION_SWEEP_MS, LINGER_MS, MAX_HTTP1_HEADER_BYTES, DELTA_WORK, applyHttp1Limits };

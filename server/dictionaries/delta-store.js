@@ -71,4 +71,4 @@ class DeltaStore {
   }
 }
 
-module.exports = { DeltaStore };
+module.exports = { DeltaStore, deltaPath };

@@ -38,11 +38,11 @@ function readProcLimits() {
   }
 }
 
-/** How many unfinished handshakes a process with `fdLimit` descriptors (null: unknown) allows. */
+/** How many unfinished handshakes a process with `fdLimit` descriptors (null: unknown) allows: a share of them, within the memory bound. */
 function maxPendingHandshakes(fdLimit) {
-  const { fdShare, min, max, unknownLimit } = PENDING_HANDSHAKES;
+  const { fdShare, min, unknownLimit, memoryBytes, bytesEach } = PENDING_HANDSHAKES;
   if (fdLimit === null) return unknownLimit;
-  return Math.max(min, Math.min(max, Math.floor(fdLimit * fdShare)));
+  return Math.max(min, Math.min(Math.floor(memoryBytes / bytesEach), Math.floor(fdLimit * fdShare)));
 }
 
 // A connection's key on both sides of the handshake: the raw TCP socket ('connection') and the

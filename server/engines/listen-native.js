@@ -8,7 +8,9 @@ const tls = require('node:tls');
 const { HTTP2_SETTINGS } = require('../config/limits');
 const { serveHttp1 } = require('./h1');
 const { serveHttp2 } = require('./h2');
-const { guardHandshakes } = require('./handshake-guard');
+const { guardHandshakes, openFileLimit } = require('./handshake-guard');
+const { IdleShedder, maxOpenConnections } = require('./idle-shedding');
+const { refuseRenegotiation } = require('./tls-renegotiation');
 
 // Returns { server (to listen on), close() (graceful: every connection finishes what it was
 // asked, HTTP/2 with GOAWAY, HTTP/1.1 with Connection: close, then closes), destroy() }.
@@ -22,11 +24,14 @@ function createNativeListener({ tls: credentials, timeouts, core, log, isClosing
     handshakeTimeout: timeouts.handshakeTimeout,
   });
   const connections = new Set();
+  const shedder = new IdleShedder(maxOpenConnections(openFileLimit()), log);
   const ctx = { core, log, timeouts, isClosing, settings: HTTP2_SETTINGS };
   server.on(credentials === null ? 'connection' : 'secureConnection', (socket) => {
+    if (credentials !== null) refuseRenegotiation(socket);
     const connection = socket.alpnProtocol === 'h2' ? serveHttp2(socket, ctx) : serveHttp1(socket, ctx);
     connections.add(connection);
     connection.once('close', () => connections.delete(connection));
+    shedder.opened(connections);
   });
   if (credentials !== null) guardHandshakes(server, { deadlineMs: timeouts.handshakeTimeout, log });
   return {

@@ -19,13 +19,14 @@ function uint32(...values) {
 
 class RawH2Client {
   // options: settings ([[id, value]]), autoWindowUpdate (default true: every DATA is
-  // credited back at once), decoderTableSize (our SETTINGS_HEADER_TABLE_SIZE).
-  static connect(port, { settings = [], autoWindowUpdate = true, decoderTableSize = 4096 } = {}) {
-    const client = new RawH2Client(port, settings, autoWindowUpdate, decoderTableSize);
+  // credited back at once), decoderTableSize (our SETTINGS_HEADER_TABLE_SIZE), tlsOptions
+  // (more tls.connect() options, such as maxVersion).
+  static connect(port, { settings = [], autoWindowUpdate = true, decoderTableSize = 4096, tlsOptions = {} } = {}) {
+    const client = new RawH2Client(port, settings, autoWindowUpdate, decoderTableSize, tlsOptions);
     return client.ready.then(() => client);
   }
 
-  constructor(port, settings, autoWindowUpdate, decoderTableSize) {
+  constructor(port, settings, autoWindowUpdate, decoderTableSize, tlsOptions = {}) {
     this.frames = [];
     this.headerBlocks = []; // every header block received, in order (copies)
     this.encoder = new Encoder();
@@ -34,7 +35,7 @@ class RawH2Client {
     this.autoWindowUpdate = autoWindowUpdate;
     this.waiters = [];
     this.taken = new Set();
-    this.socket = tls.connect({ host: '127.0.0.1', port, ALPNProtocols: ['h2'], rejectUnauthorized: false });
+    this.socket = tls.connect({ host: '127.0.0.1', port, ALPNProtocols: ['h2'], rejectUnauthorized: false, ...tlsOptions });
     this.closed = new Promise((resolve) => this.socket.once('close', resolve));
     this.socket.on('error', () => {});
     const entries = Buffer.alloc(6 * settings.length);

@@ -48,3 +48,17 @@ test('bench:memory accept-encoding: each round sends values no round before sent
     assert.equal(Object.values(round.load.codings).reduce((a, b) => a + b, 0), 20);
   }
 });
+
+test('bench/memory/pending-handshakes.js: every connection is held pending while measured, then none', { timeout: 120_000 }, async () => {
+  const script = path.join(__dirname, '..', '..', 'bench', 'memory', 'pending-handshakes.js');
+  const result = await new Promise((resolve, reject) => {
+    execFile(process.execPath, [script, '--connections', '20', '--settle-ms', '100', '--json'], { timeout: 90_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${err.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout));
+    });
+  });
+  assert.equal(result.stillOpen, 20);
+  for (const when of ['idle', 'held', 'after']) assertLayers(result[when]);
+  assert.equal(result.held.resources.TCPSocketWrap, 20);
+  assert.equal(result.after.resources.TCPSocketWrap, undefined);
+});

@@ -18,10 +18,10 @@ const { makeFifos, releaseFifos } = require('../helpers/fifos');
 const { waitFor } = require('../helpers/poll');
 const { appScript } = require('../helpers/dictionary-site');
 const { createEngines } = require('../../server/compression/codings');
-const { createDictionaryEngines, sha256 } = require('../../server/compression/dictionary-codings');
+const { createDictionaryEngines, sha256 } = require('../../server/dictionaries/dictionary-codings');
 const { rootCacheDir, realCacheDir, cachedPath } = require('../../server/files/variant-cache');
-const { deltaPath } = require('../../server/files/delta-store');
-const { retiredDir } = require('../../server/files/retired-dictionaries');
+const { deltaPath } = require('../../server/dictionaries/delta-store');
+const { retiredDir } = require('../../server/dictionaries/retired-dictionaries');
 
 // Far below the 10 s a client gives up after, far above what a loaded machine needs.
 const PROMPT_MS = 5000;

@@ -156,6 +156,24 @@ test('a flood of malformed requests, each a stream error, gets GOAWAY ENHANCE_YO
   assert.ok(resets.every((f) => f.payload.readUInt32BE(0) === ERR.PROTOCOL_ERROR));
 });
 
+test('frames after our RST_STREAM past the glitch budget get GOAWAY ENHANCE_YOUR_CALM, each HEADERS block still decoded', async () => {
+  const c = await client();
+  c.send(c.headersFrames(1, [[':method', 'GET'], [':scheme', 'https'], [':path', '/'], ['connection', 'close']]));
+  assert.equal(await c.reset(1), ERR.PROTOCOL_ERROR);
+  // 500 trailer blocks, each inserting a field the next request refers to: the HPACK state
+  // stays in sync while they are ignored (RFC 9113 5.1).
+  const trailers = [];
+  for (let i = 0; i < 500; i++) trailers.push(c.headersFrames(1, [['x-n', String(i)]]));
+  c.send(...trailers);
+  c.request(3, '/small.txt', { extra: [['x-n', '499']] });
+  assert.equal((await c.response(3)).status, 200);
+  const frames = [];
+  for (let i = 0; i < 600; i++) frames.push(c.data(1, Buffer.from('x')));
+  c.send(...frames);
+  assert.deepEqual(await c.goaway(), { lastStreamId: 3, code: ERR.ENHANCE_YOUR_CALM });
+  await c.closed;
+});
+
 test('a PING flood gets its first PINGs answered, then GOAWAY ENHANCE_YOUR_CALM', async () => {
   const c = await client();
   const pings = [];
@@ -367,6 +385,30 @@ test('an idle connection gets GOAWAY NO_ERROR after http2IdleTimeout', async () 
     c.request(1, '/small.txt');
     await c.response(1);
     assert.deepEqual(await c.goaway(3000), { lastStreamId: 1, code: ERR.NO_ERROR });
+    await c.closed;
+  } finally {
+    await s.close();
+  }
+});
+
+test('a connection that only sends PING, SETTINGS and WINDOW_UPDATE gets GOAWAY NO_ERROR at http2IdleTimeout', async () => {
+  const s = await startTestServer({ engine: 'native', files: FILES, timeouts: { http2IdleTimeout: 400 } });
+  try {
+    const c = await RawH2Client.connect(s.port);
+    const startedAt = performance.now();
+    let n = 0;
+    const keepAlive = setInterval(() => {
+      const control = [RawH2Client.ping(), frame(TYPE.SETTINGS, 0, 0), frame(0x8, 0, 0, Buffer.from([0, 0, 0, 1]))];
+      c.send(control[n++ % control.length]);
+    }, 40);
+    try {
+      assert.deepEqual(await c.goaway(4000), { lastStreamId: 0, code: ERR.NO_ERROR });
+    } finally {
+      clearInterval(keepAlive);
+    }
+    const ms = performance.now() - startedAt;
+    // The limit, up to one tick (a quarter of it) later, plus this machine's scheduling.
+    assert.ok(ms >= 400 - 20 && ms < 400 + 100 + 1000, `GOAWAY after ${ms.toFixed(0)} ms`);
     await c.closed;
   } finally {
     await s.close();

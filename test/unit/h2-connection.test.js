@@ -10,7 +10,7 @@ const { Decoder } = require('../../native');
 const { serveHttp2 } = require('../../server/engines/h2');
 const { FRAME, FLAG } = require('../../server/engines/h2/frame-types');
 const { errorName } = require('../../server/engines/h2/errors');
-const { HTTP2_SETTINGS, TIMEOUTS } = require('../../server/config/limits');
+const { HTTP2_SETTINGS, HTTP2_FLOOD, TIMEOUTS } = require('../../server/config/limits');
 const { Logger } = require('../../server/log/logger');
 const { PREFACE, frame, settings, hpackLiteral, headers, FrameReader } = require('../helpers/h2-frames');
 const { MemorySocket } = require('../helpers/memory-socket');
@@ -35,9 +35,10 @@ const u32 = (...values) => Buffer.concat(values.map((v) => { const b = Buffer.al
 
 /**
  * The frames the connection writes for `input` (after the preface and an empty SETTINGS), one
- * string each, and whether it ended its side of the socket.
+ * string each, and whether it ended its side of the socket. A function in `input` runs between
+ * the reads before and after it (a fake clock's step); `now` is the connection's clock.
  */
-async function answer(input) {
+async function answer(input, { now } = {}) {
   const decoder = new Decoder();
   const out = [];
   const reader = new FrameReader({
@@ -45,9 +46,21 @@ async function answer(input) {
   });
   const socket = new MemorySocket((chunk) => reader.push(chunk));
   const connection = serveHttp2(socket, {
-    core: stubCore(), log: new Logger({ level: 'silent' }), timeouts: TIMEOUTS, isClosing: () => false, settings: HTTP2_SETTINGS,
+    core: stubCore(), log: new Logger({ level: 'silent' }), timeouts: TIMEOUTS, isClosing: () => false, settings: HTTP2_SETTINGS, now,
   });
-  socket.push(Buffer.concat([PREFACE, settings(), ...input]));
+  let read = [PREFACE, settings()];
+  for (const item of input) {
+    if (typeof item !== 'function') {
+      read.push(item);
+      continue;
+    }
+    socket.push(Buffer.concat(read));
+    read = [];
+    // Pushed bytes are read a turn later.
+    for (let i = 0; i < TURNS; i++) await tick();
+    item();
+  }
+  socket.push(Buffer.concat(read));
   for (let i = 0; i < TURNS; i++) await tick();
   connection.destroy();
   // The server's SETTINGS and its ACK of ours come first on every connection.
@@ -146,3 +159,36 @@ test('a connection error ends our side of the connection; a stream error does no
   const streamError = await answer([headers(1, request('/a', [['X-Up', '1']])), headers(3, request('/b'))]);
   assert.deepEqual([streamError.frames, streamError.ended], [['RST_STREAM 1 PROTOCOL_ERROR', 'HEADERS 3 200', 'DATA 3 "ok /b" END_STREAM'], false]);
 });
+
+// Frames after our RST_STREAM are ignored (5.1) but counted, nghttp2's glitch limit: the burst at
+// once, then the rate, on a clock that moves only when told.
+const { burst, perSecond } = HTTP2_FLOOD.glitch;
+// Stream 1 reset by us: an uppercase field name is a malformed request (8.2.1).
+const resetByUs = headers(1, request('/a', [['X-Up', '1']]));
+const times = (n, make) => Array.from({ length: n }, (_, i) => make(i));
+const data1 = () => frame(FRAME.DATA, 0, 1, Buffer.from('x'));
+// Trailers on stream 1, each inserting a field into the decoder's dynamic table.
+const trailers1 = (i) => headers(1, hpackLiteral('x-n', String(i), { index: true }));
+const selfPriority1 = () => frame(FRAME.PRIORITY, 0, 1, u32(1, 0));
+const CALM = 'GOAWAY last=1 ENHANCE_YOUR_CALM';
+
+const GLITCH_CASES = [
+  ['DATA: the burst is ignored', () => [resetByUs, ...times(burst, data1)], []],
+  ['DATA: one past the burst ends the connection', () => [resetByUs, ...times(burst + 1, data1)], [CALM]],
+  ['DATA: a second later, the rate more', (clock) => [resetByUs, ...times(burst, data1), () => clock.advance(1000), ...times(perSecond, data1)], []],
+  ['DATA: a second later, one past the rate ends it', (clock) => [resetByUs, ...times(burst, data1), () => clock.advance(1000), ...times(perSecond + 1, data1)], [CALM]],
+  ['HEADERS: one past the burst ends the connection', () => [resetByUs, ...times(burst + 1, trailers1)], [CALM]],
+  ['HEADERS: the burst is still decoded, so the table stays in sync (5.1)', () => [resetByUs, ...times(burst, trailers1),
+    // Index 62: the newest dynamic entry, which only the decoded trailers put there.
+    headers(3, Buffer.concat([request('/b'), Buffer.from([0x80 | 62])]))], ['HEADERS 3 200', 'DATA 3 "ok /b" END_STREAM']],
+  ['a malformed PRIORITY: one past the burst ends the connection', () => [resetByUs, ...times(burst + 1, selfPriority1)], [CALM]],
+];
+
+for (const [name, input, expected] of GLITCH_CASES) {
+  test(`after our RST_STREAM, ${name}`, async () => {
+    let ms = 1000;
+    const clock = { advance: (by) => { ms += by; } };
+    const { frames } = await answer(input(clock), { now: () => ms });
+    assert.deepEqual(frames, ['RST_STREAM 1 PROTOCOL_ERROR', ...expected]);
+  });
+}

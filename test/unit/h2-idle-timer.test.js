@@ -42,3 +42,18 @@ for (const [name, events, limits, expected] of CASES) {
     assert.deepEqual(expired, expected);
   });
 }
+
+test('idle timer: quiet is 0 after activity, then grows a tick at a time', () => {
+  let fire = null;
+  const timer = new IdleTimer(100, () => 1000, () => {}, (fn) => { fire = fn; return { refresh() {} }; });
+  const seen = [timer.quiet];
+  fire();
+  seen.push(timer.quiet);
+  fire();
+  seen.push(timer.quiet);
+  timer.touch();
+  seen.push(timer.quiet);
+  fire();
+  seen.push(timer.quiet);
+  assert.deepEqual(seen, [0, 25, 50, 0, 0]);
+});

@@ -58,8 +58,8 @@ function guarded(options = {}) {
   return { server, timers, guard, arrive, lines };
 }
 
-test('maxPendingHandshakes: a quarter of the descriptor limit, within [16, 4096]; 256 when unknown', () => {
-  for (const [limit, expected] of [[null, 256], [256, 64], [1024, 256], [40, 16], [20_000, 4096], [Infinity, 4096]]) {
+test('maxPendingHandshakes: a quarter of the descriptor limit, within [16, 768] (48 MiB at 64 KiB each); 256 when unknown', () => {
+  for (const [limit, expected] of [[null, 256], [256, 64], [1024, 256], [3072, 768], [4096, 768], [40, 16], [20_000, 768], [Infinity, 768]]) {
     assert.equal(maxPendingHandshakes(limit), expected, `limit ${limit}`);
   }
 });

@@ -10,6 +10,7 @@ const { sendOut, discard, loggedStatus } = require('../send-out');
 const { RequestError } = require('../../errors');
 const { LINGER_MS } = require('../../config/limits');
 const { dispatch } = require('../dispatch');
+const { isRenegotiation } = require('../tls-renegotiation');
 
 // Requests taken ahead of their responses. Past it the socket is paused, so a client that
 // pipelines without reading holds at most this many responses' worth of work.
@@ -87,7 +88,9 @@ class Http1Connection extends EventEmitter {
     socket.on('data', (chunk) => this.onData(chunk));
     socket.on('drain', () => this.onDrain());
     socket.on('end', () => this.onEnd());
-    socket.on('error', () => {}); // resets are the peer's business; 'close' follows
+    // Resets are the peer's business ('close' follows); a TLS renegotiation attempt leaves the
+    // socket open, and ends the connection here (tls-renegotiation.js).
+    socket.on('error', (err) => { if (isRenegotiation(err)) socket.destroy(); });
     socket.on('close', () => this.onClose());
     socket.setTimeout(timeouts.idleTimeout, () => socket.destroy());
     this.updateTimer();
@@ -337,6 +340,12 @@ class Http1Connection extends EventEmitter {
     } else {
       this.socket.destroy();
     }
+  }
+
+  // How long (ms) the connection has waited between requests; -1 while it is doing anything
+  // else. Under descriptor pressure the listener closes the longest idle first.
+  idleMs() {
+    return this.timerKind === KEEP_ALIVE ? performance.now() - (this.deadline - this.timeouts.keepAliveTimeout) : -1;
   }
 
   // Graceful: the responses already asked for are sent, the last with Connection: close.

@@ -19,8 +19,9 @@ const { IdleTimer } = require('./idle-timer');
 const { Stream } = require('./stream');
 const { Http2Output } = require('./output');
 const { sendOut, discard } = require('../send-out');
-const { LINGER_MS } = require('../../config/limits');
+const { LINGER_MS, HTTP2_FLOOD } = require('../../config/limits');
 const { dispatch, headerListTooLarge } = require('../dispatch');
+const { isRenegotiation } = require('../tls-renegotiation');
 
 // A header list up to this multiple of SETTINGS_MAX_HEADER_LIST_SIZE is still decoded (the
 // HPACK state stays in sync) and answered with 431; a larger block, in octets or decoded,
@@ -38,15 +39,6 @@ const CLOSED_BY_OUR_RESET = 2;
 // once this much has arrived instead of being read to its end; the rest is cut off with
 // RST_STREAM NO_ERROR after the response (8.1).
 const REQUEST_BODY_LIMIT = 64 * 1024;
-// Frames that make us answer (SETTINGS, PING) or work for no content (empty DATA, HEADERS or
-// CONTINUATION fragments) a peer may send: a burst, then a rate per second
-// (CVE-2019-9512, 9515, 9518). WINDOW_UPDATE and PRIORITY cost O(1) and produce no output.
-const CONTROL_BURST = 1000;
-const CONTROL_RATE = 100;
-// Streams reset by the peer, or by us for the peer's errors (refused streams, malformed requests,
-// frames on closed streams): rapid reset, CVE-2023-44487 (nghttp2's values).
-const RESET_BURST = 1000;
-const RESET_RATE = 33;
 
 class Http2Connection extends EventEmitter {
   #socket;
@@ -76,14 +68,20 @@ class Http2Connection extends EventEmitter {
   #peerGoaway = false;
   #ended = false; // our side is done: GOAWAY sent after a connection error or the last stream
   #closed = false;
-  #controlGuard = new FloodGuard(CONTROL_BURST, CONTROL_RATE);
-  #resetGuard = new FloodGuard(RESET_BURST, RESET_RATE);
+  #controlGuard;
+  #resetGuard;
+  #glitchGuard;
   #prefaceTimer;
   #idle;
 
-  // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize } }
+  // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize },
+  //        now (optional: the flood limits' monotonic clock in ms; tests pass their own) }
   constructor(socket, ctx) {
     super();
+    const clock = ctx.now === undefined ? {} : { now: ctx.now };
+    this.#controlGuard = new FloodGuard(HTTP2_FLOOD.control.burst, HTTP2_FLOOD.control.perSecond, clock);
+    this.#resetGuard = new FloodGuard(HTTP2_FLOOD.reset.burst, HTTP2_FLOOD.reset.perSecond, clock);
+    this.#glitchGuard = new FloodGuard(HTTP2_FLOOD.glitch.burst, HTTP2_FLOOD.glitch.perSecond, clock);
     this.#socket = socket;
     this.#core = ctx.core;
     this.#log = ctx.log;
@@ -100,13 +98,13 @@ class Http2Connection extends EventEmitter {
         resetStream: (id, code) => this.#resetStream(id, code),
         logEnd: (stream, status) => this.#logEnd(stream, status),
         ended: () => this.#ended,
-        touch: () => this.#idle.touch(),
+        touch: () => this.#touch(),
         internalError: (err) => this.#internalError(err),
       },
     });
 
     socket.on('data', (chunk) => this.#onData(chunk));
-    socket.on('error', (err) => this.#log.debug(`http2 socket error: ${err.message}`));
+    socket.on('error', (err) => this.#onSocketError(err));
     socket.once('close', () => this.#onClose());
     this.#prefaceTimer = setTimeout(() => socket.destroy(), this.#timeouts.headersTimeout).unref();
     const { idleTimeout, http2IdleTimeout } = this.#timeouts;
@@ -131,8 +129,15 @@ class Http2Connection extends EventEmitter {
     this.#socket.destroy();
   }
 
+  // RFC 9113 9.2.1: a TLS 1.2 renegotiation is a connection error (tls-renegotiation.js);
+  // Node leaves the socket open after it.
+  #onSocketError(err) {
+    this.#log.debug(`http2 socket error: ${err.message}`);
+    if (isRenegotiation(err)) this.#fail(new ConnectionError(ERROR.PROTOCOL_ERROR, 'TLS renegotiation'));
+  }
+
   #onData(chunk) {
-    this.#idle.touch();
+    this.#touch();
     if (this.#ended) return;
     try {
       this.#reader.push(chunk, this.#onFrame);
@@ -231,7 +236,10 @@ class Http2Connection extends EventEmitter {
   // (ignored: it may have crossed our RST_STREAM) or closed otherwise (STREAM_CLOSED).
   #onClosedStreamFrame(id, what) {
     if (id > this.#lastStreamId) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `${what} on idle stream ${id}`);
-    if (this.#closedHow(id) === CLOSED_BY_OUR_RESET) return;
+    if (this.#closedHow(id) === CLOSED_BY_OUR_RESET) {
+      this.#glitch();
+      return;
+    }
     throw new StreamError(id, ERROR.STREAM_CLOSED, `${what} on a closed stream`);
   }
 
@@ -278,6 +286,10 @@ class Http2Connection extends EventEmitter {
 
   #onHeaderBlock(id, flags, block, selfDependent) {
     const endStream = (flags & FLAG.END_STREAM) !== 0;
+    // Ignored after our RST_STREAM (5.1), yet decoded like any block: counted, since decoding costs.
+    const afterOurReset = !this.#streams.has(id) && id <= Math.max(this.#lastStreamId, this.#highestIdleReset)
+      && this.#closedHow(id) === CLOSED_BY_OUR_RESET;
+    if (afterOurReset) this.#glitch();
     if (id <= this.#lastStreamId) {
       const fields = this.#decode(block);
       this.#requests.decoded(block, null);
@@ -290,7 +302,7 @@ class Http2Connection extends EventEmitter {
     const fields = request === undefined ? this.#decode(block) : null;
     this.#lastStreamId = id;
     try {
-      if (id <= this.#highestIdleReset && this.#closedHow(id) === CLOSED_BY_OUR_RESET) return;
+      if (afterOurReset) return;
       if (this.#goawaySent) {
         // Past our GOAWAY: ignored, as the peer was told (6.8).
         this.#rememberClosed(id, true);
@@ -310,6 +322,7 @@ class Http2Connection extends EventEmitter {
     }
     const stream = new Stream(id, this.#peer.initialWindowSize, this.#output.sink, request);
     this.#streams.set(id, stream);
+    this.#idle.touch();
     if (endStream) this.#endRequest(stream);
   }
 
@@ -362,7 +375,9 @@ class Http2Connection extends EventEmitter {
     if (payload.length !== 5) problem = new StreamError(id, ERROR.FRAME_SIZE_ERROR, 'PRIORITY length');
     else if ((payload.readUInt32BE(0) & 0x7fffffff) === id) problem = new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
     // A stream we reset gets no second RST_STREAM: frames after ours are ignored (5.1).
-    if (problem !== null && this.#closedHow(id) !== CLOSED_BY_OUR_RESET) throw problem;
+    if (problem === null) return;
+    if (this.#closedHow(id) !== CLOSED_BY_OUR_RESET) throw problem;
+    this.#glitch();
   }
 
   #onRstStream(id, payload) {
@@ -441,6 +456,11 @@ class Http2Connection extends EventEmitter {
 
   #control() {
     if (!this.#controlGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'control frame flood');
+  }
+
+  // A frame ignored because it came after our RST_STREAM.
+  #glitch() {
+    if (!this.#glitchGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many frames on streams we reset');
   }
 
   // ---- responses ----
@@ -567,7 +587,20 @@ class Http2Connection extends EventEmitter {
     socket.once('finish', () => setTimeout(() => socket.destroy(), LINGER_MS).unref());
   }
 
-  // No byte in either direction for the limit in force (idle-timer.js); a connection that
+  // Activity for the idle timer: with a stream open, bytes in either direction; with none, only
+  // a request (a stream opened). PING, SETTINGS, WINDOW_UPDATE and their answers keep no
+  // connection without requests open, nor does a frame trickled a byte at a time.
+  #touch() {
+    if (this.#streams.size > 0) this.#idle.touch();
+  }
+
+  // How long (ms) the connection has had no stream open and no request; -1 while it has one or
+  // is closing. Under descriptor pressure the listener closes the longest idle first.
+  idleMs() {
+    return this.#streams.size === 0 && !this.#goawaySent && !this.#ended ? this.#idle.quiet : -1;
+  }
+
+  // Nothing moved for the limit in force (idle-timer.js, #touch()); a connection that
   // went idle gets GOAWAY, and is destroyed if it is still there at the next expiry.
   #onTimeout(quiet) {
     if (this.#streams.size === 0 && !this.#ended) {

@@ -31,6 +31,11 @@ class IdleTimer {
     this.#active = true;
   }
 
+  // How long (ms, in whole ticks) nothing has moved: 0 after activity since the last tick.
+  get quiet() {
+    return this.#active ? 0 : this.#quiet;
+  }
+
   stop() {
     clearTimeout(this.#timer);
   }
