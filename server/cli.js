@@ -104,6 +104,7 @@ async function runServer(options) {
   let background = null;
   if (cluster.isWorker) process.send({ type: 'listening', url: server.url, httpUrl: server.httpUrl });
   else background = announce(log, server.url, server.httpUrl, options);
+  if (server.metricsUrl !== null) log.always(`metrics on ${server.metricsUrl}`);
   onSignals(async () => {
     log.info('shutting down: finishing in-flight requests');
     background?.stop();

@@ -12,7 +12,7 @@ const { guardHandshakes } = require('./handshake-guard');
 
 // Returns { server (to listen on), close() (graceful: every connection finishes what it was
 // asked, HTTP/2 with GOAWAY, HTTP/1.1 with Connection: close, then closes), destroy() }.
-function createNativeListener({ tls: credentials, timeouts, core, log, isClosing, responseHeaders }) {
+function createNativeListener({ tls: credentials, timeouts, core, log, isClosing, responseHeaders, metrics }) {
   const server = credentials === null ? net.createServer() : tls.createServer({
     cert: credentials.cert,
     key: credentials.key,
@@ -22,13 +22,13 @@ function createNativeListener({ tls: credentials, timeouts, core, log, isClosing
     handshakeTimeout: timeouts.handshakeTimeout,
   });
   const connections = new Set();
-  const ctx = { core, log, timeouts, isClosing, settings: HTTP2_SETTINGS, responseHeaders };
+  const ctx = { core, log, timeouts, isClosing, settings: HTTP2_SETTINGS, responseHeaders, metrics };
   server.on(credentials === null ? 'connection' : 'secureConnection', (socket) => {
     const connection = socket.alpnProtocol === 'h2' ? serveHttp2(socket, ctx) : serveHttp1(socket, ctx);
     connections.add(connection);
     connection.once('close', () => connections.delete(connection));
   });
-  if (credentials !== null) guardHandshakes(server, { deadlineMs: timeouts.handshakeTimeout, log });
+  if (credentials !== null) guardHandshakes(server, { deadlineMs: timeouts.handshakeTimeout, log, metrics });
   return {
     server,
     close() { for (const connection of connections) connection.close(); },

@@ -14,6 +14,8 @@ const { createRedirectServer } = require('./redirect-server');
 const { watchCertificates } = require('../tls/reload');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS } = require('../config/limits');
 const { engineFor } = require('./hpack-addon');
+const { Recorder, NO_METRICS } = require('../metrics/recorder');
+const { createMetricsServer, metricsUrl, endpointAccess } = require('../metrics/endpoint');
 
 // Each engine's modules are loaded only when it is chosen (node:http2 is memory the native engine never uses).
 const LISTENERS = {
@@ -35,12 +37,15 @@ async function startServer(input = {}) {
   const log = loggerFor(options);
   const core = createCore(options, log);
   const tls = options.https ? options.tls || await loadCertificate(options, log) : null;
+  // --metrics: counted only when asked for; refused before listening when it would be open.
+  const metricsAccess = options.metrics === undefined ? null : endpointAccess(options, tls);
+  const metrics = metricsAccess === null ? NO_METRICS : new Recorder(() => core.stats);
 
   let closing = null;
   // A cluster's workers fall back silently: the primary said it once (server/cli.js).
   const engine = engineFor(options.engine, cluster.isWorker ? null : log);
   const listener = LISTENERS[engine]({
-    tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: options.responseHeaders,
+    tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: options.responseHeaders, metrics,
   });
   const server = listener.server;
   const sockets = new Set();
@@ -48,8 +53,9 @@ async function startServer(input = {}) {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  if (metrics !== NO_METRICS) server.on(tls === null ? 'connection' : 'secureConnection', (socket) => metrics.connectionOpened(socket));
 
-  await listen(server, options, 'port');
+  await listen(server, options.host, options.port, optionName(options, 'port'), optionName(options, 'host'));
   const port = server.address().port;
 
   let redirectServer = null;
@@ -63,9 +69,22 @@ async function startServer(input = {}) {
       connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
     });
     try {
-      await listen(redirectServer, options, 'httpPort');
+      await listen(redirectServer, options.host, options.httpPort, optionName(options, 'httpPort'), optionName(options, 'host'));
     } catch (err) {
       server.close();
+      throw err;
+    }
+  }
+
+  let metricsServer = null;
+  if (metricsAccess !== null) {
+    metricsServer = createMetricsServer(metricsAccess, () => metrics.render());
+    const { host: metricsHost, port: metricsPort } = options.metrics;
+    try {
+      await listen(metricsServer, metricsHost, metricsPort, optionName(options, 'metrics'), optionName(options, 'metrics'));
+    } catch (err) {
+      server.close();
+      redirectServer?.close();
       throw err;
     }
   }
@@ -84,6 +103,10 @@ async function startServer(input = {}) {
       if (redirectServer !== null) {
         done.push(new Promise((resolve) => redirectServer.close(resolve)));
         redirectServer.closeIdleConnections();
+      }
+      if (metricsServer !== null) {
+        done.push(new Promise((resolve) => metricsServer.close(resolve)));
+        metricsServer.closeAllConnections();
       }
       listener.close();
       const force = setTimeout(() => {
@@ -108,6 +131,7 @@ async function startServer(input = {}) {
     httpPort: redirectServer !== null ? redirectServer.address().port : null,
     httpUrl: redirectServer !== null ? `http://${name.includes(':') ? `[${name}]` : name}:${redirectServer.address().port}/` : null,
     certificate: tls !== null ? tls.cert : null,
+    metricsUrl: metricsServer !== null ? metricsUrl(metricsServer, metricsAccess, options.metrics.host) : null,
     close,
     get stats() { return core.stats; },
     log,
@@ -123,13 +147,12 @@ const HOST_ERRORS = {
   EAI_FAIL: 'cannot be resolved',
 };
 
-// portKey: the option holding the port, 'port' or 'httpPort'.
-function listen(server, options, portKey) {
-  const { host, [portKey]: port } = options;
+// portName, hostName: the options as the user wrote them (--port, --host), for the errors.
+function listen(server, host, port, portName, hostName) {
   return new Promise((resolve, reject) => {
     const onError = (err) => {
-      if (PORT_ERRORS[err.code]) reject(new ConfigError(`${optionName(options, portKey)}: ${host}:${port}: ${PORT_ERRORS[err.code]}`));
-      else if (HOST_ERRORS[err.code]) reject(new ConfigError(`${optionName(options, 'host')}: ${host}: ${HOST_ERRORS[err.code]}`));
+      if (PORT_ERRORS[err.code]) reject(new ConfigError(`${portName}: ${host}:${port}: ${PORT_ERRORS[err.code]}`));
+      else if (HOST_ERRORS[err.code]) reject(new ConfigError(`${hostName}: ${host}: ${HOST_ERRORS[err.code]}`));
       else reject(err);
     };
     server.once('error', onError);

@@ -120,3 +120,12 @@ test('a connection closed by its peer is forgotten; one already gone is never tr
   server.emit('connection', new FakeSocket(undefined));
   assert.equal(guard.pending, 0);
 });
+
+test('each drop is told to the metrics with its reason: over_cap at once, deadline when due', () => {
+  const reasons = [];
+  const { arrive, timers } = guarded({ metrics: { handshakeDropped: (reason) => reasons.push(reason) } });
+  for (const port of [1, 2, 3, 4]) arrive(port);
+  assert.deepEqual(reasons, ['over_cap']);
+  timers.advanceTo(300);
+  assert.deepEqual(reasons, ['over_cap', 'deadline', 'deadline', 'deadline']);
+});

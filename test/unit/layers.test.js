@@ -14,6 +14,7 @@ const LAYERS = [
   ['index.js'], // `node server`: the CLI when run, the API when required
   ['cli.js'],
   ['engines'], // listeners, HTTP/2 and HTTP/1.1 engines, Node's modules, handler()
+  ['metrics'], // the counters the engines record into, their exposition and listener
   ['tls'],
   ['site'], // the site's behaviours around the decision: 404 page, listing, background variants
   ['decision'], // negotiation, representations, preconditions, ranges

@@ -10,6 +10,7 @@ const { sendOut, discard, loggedStatus } = require('../send-out');
 const { RequestError } = require('../../errors');
 const { LINGER_MS } = require('../../config/limits');
 const { dispatch } = require('../dispatch');
+const { NO_METRICS } = require('../../metrics/recorder');
 
 // Requests taken ahead of their responses. Past it the socket is paused, so a client that
 // pipelines without reading holds at most this many responses' worth of work.
@@ -64,9 +65,9 @@ const NEXT = Object.freeze({
 });
 
 class Http1Connection extends EventEmitter {
-  constructor(socket, { core, log, timeouts, isClosing }) {
+  constructor(socket, { core, log, timeouts, isClosing, metrics = NO_METRICS }) {
     super();
-    Object.assign(this, { socket, core, log, timeouts, isClosing });
+    Object.assign(this, { socket, core, log, timeouts, isClosing, meter: metrics.h1 });
     this.remoteAddress = socket.remoteAddress;
     this.parser = new RequestParser();
     this.queue = []; // entries in request order; queue[0] is answered first
@@ -180,7 +181,7 @@ class Http1Connection extends EventEmitter {
       while (this.queue.length > 0 && this.queue[0].d !== null && this.streaming === null && !this.ending) {
         const entry = this.queue[0];
         this.streaming = entry;
-        sendOut(entry.d, entry, entry.isHead, 0);
+        sendOut(entry.d, entry, entry.isHead, 0, this.meter, entry.startedAt);
       }
     } catch (err) {
       // decide() never rejects, so this is a failure while sending: drop the connection.

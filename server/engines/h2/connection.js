@@ -19,6 +19,7 @@ const { IdleTimer } = require('./idle-timer');
 const { Stream } = require('./stream');
 const { Http2Output } = require('./output');
 const { sendOut, discard } = require('../send-out');
+const { NO_METRICS } = require('../../metrics/recorder');
 const { LINGER_MS } = require('../../config/limits');
 const { dispatch, headerListTooLarge } = require('../dispatch');
 
@@ -80,6 +81,7 @@ class Http2Connection extends EventEmitter {
   #resetGuard = new FloodGuard(RESET_BURST, RESET_RATE);
   #prefaceTimer;
   #idle;
+  #meter;
 
   // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize },
   //        responseHeaders: 'cached' | 'encoder' (see response-headers.js) }
@@ -89,6 +91,7 @@ class Http2Connection extends EventEmitter {
     this.#core = ctx.core;
     this.#log = ctx.log;
     this.#timeouts = ctx.timeouts;
+    this.#meter = (ctx.metrics ?? NO_METRICS).h2;
     this.#maxHeaderListSize = ctx.settings.maxHeaderListSize;
     this.#maxConcurrentStreams = ctx.settings.maxConcurrentStreams;
     const hardLimit = this.#maxHeaderListSize * HEADER_LIST_HARD_FACTOR;
@@ -455,7 +458,7 @@ class Http2Connection extends EventEmitter {
       return;
     }
     stream.response = d;
-    sendOut(d, stream, stream.headers[':method'] === 'HEAD', this.#timeouts.sendTimeout);
+    sendOut(d, stream, stream.headers[':method'] === 'HEAD', this.#timeouts.sendTimeout, this.#meter, stream.startedAt);
   }
 
   // The response went out whole (END_STREAM sent). A request body still coming is cut off.
@@ -536,6 +539,7 @@ class Http2Connection extends EventEmitter {
   #connectionError(err) {
     if (this.#ended) return;
     this.#log.debug(`http2 connection error: ${err.message}`);
+    if (err.code === ERROR.ENHANCE_YOUR_CALM) this.#meter.floodClosed();
     this.#goaway(err.code, err.message);
     this.#ended = true;
     this.#abortStreams();
