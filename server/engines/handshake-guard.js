@@ -60,11 +60,12 @@ function guardHandshakes(server, { deadlineMs, maxPending = maxPendingHandshakes
   const pending = new Map();
   let timer = null;
 
+  // Whether the connection was still pending.
   function forget(key) {
-    if (key !== null) pending.delete(key);
+    return key !== null && pending.delete(key);
   }
 
-  // reason: the metrics' label, 'deadline' or 'over_cap'.
+  // reason: the metrics' label, 'deadline' or 'over_cap' ('tls_error' below).
   function drop(key, entry, why, reason) {
     pending.delete(key);
     metrics.handshakeDropped(reason);
@@ -101,7 +102,9 @@ function guardHandshakes(server, { deadlineMs, maxPending = maxPendingHandshakes
   });
   server.on('secureConnection', (socket) => forget(peerKey(socket)));
   server.on('tlsClientError', (err, socket) => {
-    forget(peerKey(socket));
+    // Node's handshakeTimeout, an inactivity timer, can expire at the deadline just before ours;
+    // a connection the guard dropped already was counted then.
+    if (forget(peerKey(socket))) metrics.handshakeDropped(err.code === 'ERR_TLS_HANDSHAKE_TIMEOUT' ? 'deadline' : 'tls_error');
     log.debug(`tls error: ${err.message}`);
     socket.destroy();
   });

@@ -15,7 +15,7 @@ const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 // redirects), 'other' for anything else, so that a label value never comes from a request.
 const CODING_LABELS = ['identity', ...CODINGS, 'dcb', 'dcz', 'none', 'other'];
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-const HANDSHAKE_DROPS = ['deadline', 'over_cap'];
+const HANDSHAKE_DROPS = ['deadline', 'over_cap', 'tls_error'];
 const COMPRESSION_USES = ['cache', 'stream'];
 
 const byName = (names, make) => Object.fromEntries(names.map((name) => [name, make(name)]));
@@ -32,7 +32,7 @@ function defineFamilies(registry) {
     compressionSeconds: registry.counter('negotiate_compression_slot_seconds_total', 'Wall-clock seconds compressions held a thread-pool slot, by use (not CPU time; a streamed compression holds its slot while the client reads).', ['use']),
     connections: registry.gauge('negotiate_open_connections', 'Client connections open now, by protocol (after the TLS handshake).', ['protocol']),
     streams: registry.gauge('negotiate_open_streams', 'Responses being sent now (HTTP/2 streams, HTTP/1.1 exchanges) whose body has not all gone out, by protocol.', ['protocol']),
-    handshakeDrops: registry.counter('negotiate_handshake_drops_total', 'Connections dropped before their TLS handshake finished, by reason (deadline: not within handshakeTimeout; over_cap: too many unfinished).', ['reason']),
+    handshakeDrops: registry.counter('negotiate_handshake_drops_total', 'Connections dropped before their TLS handshake finished, by reason (deadline: not within handshakeTimeout; over_cap: too many unfinished; tls_error: the handshake failed).', ['reason']),
     floodCloses: registry.counter('negotiate_flood_closes_total', 'Connections closed for going past a flood limit (HTTP/2 ENHANCE_YOUR_CALM), by protocol.', ['protocol']),
     refusals: registry.counter('negotiate_refusals_total', 'Requests answered with a 4xx status, by status and reason (the refusal\'s error code; "other" for 4xx without one, such as 405, 406, 412 and 416).', ['status', 'reason']),
     duration: registry.histogram('negotiate_request_duration_seconds', 'Time from a request reaching the core to its response having all gone out, by protocol.', ['protocol'], DURATION_BUCKETS),

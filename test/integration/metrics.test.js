@@ -10,10 +10,15 @@ const { describe, before, after } = test;
 const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
 const https = require('node:https');
+const net = require('node:net');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { forEachEngine, startTestServer, compressibleText, makeTempDir, spawnCli } = require('../helpers/server');
 const { waitFor } = require('../helpers/poll');
+const { RawH2Client } = require('../helpers/h2-raw-client');
+const { TYPE, FLAG, frame } = require('../helpers/h2-frames');
+
+const HANDSHAKE_DEADLINE_MS = 200;
 
 const TEXT = compressibleText(20_000);
 const FILES = {
@@ -92,6 +97,32 @@ forEachEngine((engine) => {
     assert.deepEqual([post.status, post.headers.get('allow')], [405, 'GET, HEAD']);
     const head = await scrape(base, { method: 'HEAD' });
     assert.deepEqual([head.status, head.text, Number(head.headers.get('content-length')) > 0], [200, '', true]);
+  });
+});
+
+describe('connections, handshake drops and floods (native engine)', () => {
+  let t;
+  before(async () => {
+    t = await startTestServer({ engine: 'native', files: FILES, metrics: '127.0.0.1:0', timeouts: { handshakeTimeout: HANDSHAKE_DEADLINE_MS } });
+  });
+  after(() => t.close());
+
+  test('an open HTTP/2 connection is a gauge; a silent connection is a deadline drop; a CONTINUATION flood a flood close', async () => {
+    const session = await t.connectH2();
+    assert.equal((await t.h2('/a.txt', { session })).status, 200);
+    const silent = net.connect(t.port, '127.0.0.1');
+    silent.on('error', () => {});
+    await new Promise((resolve) => silent.once('close', resolve));
+    const flood = await RawH2Client.connect(t.port);
+    const fragment = Buffer.alloc(16384);
+    flood.send(frame(TYPE.HEADERS, FLAG.END_STREAM, 1, fragment), ...Array.from({ length: 8 }, () => frame(TYPE.CONTINUATION, 0, 1, fragment)));
+    assert.equal((await flood.goaway()).code, 11); // ENHANCE_YOUR_CALM
+    flood.close();
+    await flood.closed;
+    const { text } = await scrape(t.server.metricsUrl);
+    const series = ['negotiate_open_connections{protocol="h2"}', 'negotiate_handshake_drops_total{reason="deadline"}',
+      'negotiate_handshake_drops_total{reason="over_cap"}', 'negotiate_flood_closes_total{protocol="h2"}'];
+    assert.deepEqual(series.map((name) => sample(text, name)), [1, 1, 0, 1]);
   });
 });
 
