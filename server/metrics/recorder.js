@@ -78,7 +78,9 @@ class Meter {
       if (d.source === 'precompressed') this.variantHit.value++;
       else if (d.source === 'dynamic') this.variantMiss.value++;
     }
-    if (d.source === 'dictionary' && !isHead && (status === 200 || status === 206)) this.deltas[coding].value++;
+    // By coding: a range of a delta (206) is no prebuilt descriptor and has no source.
+    const delta = this.deltas[coding];
+    if (delta !== undefined && !isHead && (status === 200 || status === 206)) delta.value++;
     if (status >= 400 && status < 500) this.refused(status, d.reason ?? 'other');
     this.duration.observe((this.now() - startedAt) / 1000);
   }

@@ -9,6 +9,7 @@ const test = require('node:test');
 const { describe, before, after } = test;
 const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
+const crypto = require('node:crypto');
 const https = require('node:https');
 const net = require('node:net');
 const path = require('node:path');
@@ -17,6 +18,7 @@ const { forEachEngine, startTestServer, compressibleText, makeTempDir, spawnCli 
 const { waitFor } = require('../helpers/poll');
 const { RawH2Client } = require('../helpers/h2-raw-client');
 const { TYPE, FLAG, frame } = require('../helpers/h2-frames');
+const { appScript } = require('../helpers/dictionary-site');
 
 const HANDSHAKE_DEADLINE_MS = 200;
 
@@ -124,6 +126,22 @@ describe('connections, handshake drops and floods (native engine)', () => {
       'negotiate_handshake_drops_total{reason="over_cap"}', 'negotiate_flood_closes_total{protocol="h2"}'];
     assert.deepEqual(series.map((name) => sample(text, name)), [1, 1, 0, 1]);
   });
+});
+
+test('dictionary deltas: counted by coding, a range too; saved against identity', { timeout: 60_000 }, async (t) => {
+  const v1 = Buffer.from(appScript('v1'));
+  const v2 = Buffer.from(appScript('v2'));
+  const srv = await startTestServer({ files: { 'app.v1.js': v1, 'app.v2.js': v2 }, metrics: '127.0.0.1:0', dictionaries: [{ match: '/app.*.js' }] });
+  t.after(() => srv.close());
+  await waitFor(() => srv.stats.dictionaries >= 2, { what: 'the dictionary scan' });
+  const headers = { 'accept-encoding': 'br, dcb', 'available-dictionary': `:${crypto.createHash('sha256').update(v1).digest('base64')}:` };
+  const whole = await srv.h2('/app.v2.js', { headers });
+  const range = await srv.h2('/app.v2.js', { headers: { ...headers, range: 'bytes=0-9' } });
+  assert.deepEqual([whole.status, whole.headers['content-encoding'], range.status, range.headers['content-encoding'], range.body.length], [200, 'dcb', 206, 'dcb', 10]);
+  const { text } = await scrape(srv.server.metricsUrl);
+  const series = ['negotiate_dictionary_deltas_total{coding="dcb"}', 'negotiate_dictionary_deltas_total{coding="dcz"}',
+    'negotiate_saved_bytes_total{coding="dcb"}', 'negotiate_sent_bytes_total{coding="dcb"}'];
+  assert.deepEqual(series.map((name) => sample(text, name)), [2, 0, v2.length - whole.body.length, whole.body.length + 10]);
 });
 
 describe('off loopback', () => {
