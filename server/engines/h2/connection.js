@@ -84,7 +84,8 @@ class Http2Connection extends EventEmitter {
   #meter;
 
   // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize },
-  //        responseHeaders: 'cached' | 'encoder' (see response-headers.js) }
+  //        responseHeaders: 'cached' | 'encoder' (see response-headers.js),
+  //        metrics (server/metrics/recorder.js; none: NO_METRICS) }
   constructor(socket, ctx) {
     super();
     this.#socket = socket;
