@@ -193,8 +193,16 @@ describe('off loopback', () => {
     await waitFor(() => line.test(cli.output()), { what: () => `${line} in:\n${cli.output()}` });
     const scraped = await scrape(line.exec(cli.output())[1]);
     assert.equal(scraped.status, 200);
-    const refused = await spawnCli([root, '--port', '0', '--no-precompress', '--metrics', '[::]:0']).then(() => null, (err) => err);
-    assert.deepEqual([refused.code, refused.output.trim().split('\n').at(-1)],
+    const lastLine = async (args) => {
+      const err = await spawnCli([root, '--port', '0', '--no-precompress', ...args]).then(() => null, (e) => e);
+      return [err.code, err.output.trim().split('\n').at(-1)];
+    };
+    assert.deepEqual(await lastLine(['--metrics', '[::]:0']),
       [2, 'negotiate-h2: --metrics [::]:0: not a loopback address, so scrapes need a bearer token: give --metrics-token-file FILE']);
+    const busy = net.createServer();
+    await new Promise((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    t.after(() => busy.close());
+    const busyPort = busy.address().port;
+    assert.deepEqual(await lastLine(['--metrics', `127.0.0.1:${busyPort}`]), [2, `negotiate-h2: --metrics: 127.0.0.1:${busyPort}: in use`]);
   });
 });
