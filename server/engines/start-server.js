@@ -89,7 +89,8 @@ async function startServer(input = {}) {
     }
   }
 
-  const stopWatchingCertificates = tls !== null ? watchCertificates(server, options, log) : () => {};
+  const secureServers = metricsAccess?.tls ? [server, metricsServer] : [server];
+  const stopWatchingCertificates = tls !== null ? watchCertificates(secureServers, options, log) : () => {};
   const name = loopbackName(options.host);
   const url = `${tls !== null ? 'https' : 'http'}://${name.includes(':') ? `[${name}]` : name}:${port}/`;
 
