@@ -35,6 +35,8 @@ export interface RunningServer {
   readonly httpUrl: string | null;
   /** The PEM certificate served, or null without TLS. */
   readonly certificate: string | Buffer | null;
+  /** Where GET /metrics is served (the metrics option: http://HOST:PORT/metrics, https:// off loopback), or null. */
+  readonly metricsUrl: string | null;
   /** Graceful: in-flight responses finish, what is left after timeoutMs (default 10000) is closed. */
   close(options?: { timeoutMs?: number }): Promise<void>;
   /** Counters and cache sizes, for monitoring. */

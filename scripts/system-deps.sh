@@ -8,6 +8,7 @@ declare -A PKG=(
   [curl]=curl [openssl]=openssl [chromium]=chromium [wrk]=wrk [h2load]=nghttp2-client
   [nginx]=nginx [brotli]=brotli [zstd]=zstd [xz]=xz-utils [valgrind]=valgrind [clang]=clang
   [taskset]=util-linux [python3]=python3 [certutil]=libnss3-tools [h2o]=h2o
+  [prometheus]=prometheus
 )
 # files that packages without a command provide
 declare -A FILE_PKG=(

@@ -111,6 +111,7 @@ async function runServer(options) {
   let background = null;
   if (cluster.isWorker) process.send({ type: 'listening', url: server.url, httpUrl: server.httpUrl, lanUrls: server.lanUrls });
   else background = announce(log, server, options);
+  if (server.metricsUrl !== null) log.always(`metrics on ${server.metricsUrl}`);
   onSignals(async () => {
     log.info('shutting down: finishing in-flight requests');
     background?.stop();

@@ -78,6 +78,13 @@ export interface ServerOptions {
   revalidateMs?: number;
   /** HTTP engines: node (node:http2 and Node's HTTP/1.1) | native (server/engines/h2, RFC 9113 in JS with the native HPACK codec, and server/engines/h1, RFC 9112) (default: native) */
   engine?: "node" | "native";
+  /** serve GET /metrics (Prometheus text format) on this address: plain HTTP on loopback, elsewhere HTTPS with the server's certificate and --metrics-token-file (off by default; docs/operations.md) */
+  metrics?: string | {
+    host: string;
+    port: number;
+  };
+  /** file holding the bearer token scrapes of --metrics must send (needed off loopback) */
+  metricsTokenFile?: string;
   /** processes sharing the port (1 = no cluster) (default: 1) */
   workers?: number;
   /** response-header rules: [{ "match": GLOB, "headers": { NAME: VALUE } }] (default: []) */

@@ -33,11 +33,16 @@ class CompressionBudget {
   /**
    * @param {{ libuv: number, zstd: number }} [sizes] slots per pool (at least 1 each);
    *   default poolSizes()
+   * @param {{ now?: () => number }} [clock] milliseconds, monotonic (tests pass their own)
    */
-  constructor(sizes = poolSizes()) {
+  constructor(sizes = poolSizes(), { now = () => performance.now() } = {}) {
     this.sizes = { libuv: Math.max(1, sizes.libuv), zstd: Math.max(1, sizes.zstd) };
     this.used = { libuv: 0, zstd: 0 };
     this.byUse = {};
+    // Per use, for the metrics: slots taken, and the wall-clock ms they were held.
+    this.acquired = {};
+    this.heldMs = {};
+    this.now = now;
   }
 
   /**
@@ -51,12 +56,15 @@ class CompressionBudget {
     if (this.used[pool] >= this.sizes[pool]) return null;
     this.used[pool]++;
     this.byUse[use] = (this.byUse[use] ?? 0) + 1;
+    this.acquired[use] = (this.acquired[use] ?? 0) + 1;
+    const since = this.now();
     let held = true;
     return () => {
       if (!held) return;
       held = false;
       this.used[pool]--;
       this.byUse[use]--;
+      this.heldMs[use] = (this.heldMs[use] ?? 0) + this.now() - since;
     };
   }
 
@@ -66,7 +74,7 @@ class CompressionBudget {
   }
 
   get stats() {
-    return { sizes: { ...this.sizes }, used: { ...this.used } };
+    return { sizes: { ...this.sizes }, used: { ...this.used }, acquired: { ...this.acquired }, heldMs: { ...this.heldMs } };
   }
 }
 

@@ -121,6 +121,8 @@ function normalizeOptions(input = {}, { middleware = false } = {}) {
     const tlsOnly = ['httpPort', 'cert'].find((key) => out[key] !== undefined);
     if (tlsOnly !== undefined) throw new ConfigError(`${optionName(out, tlsOnly)} needs TLS and cannot go with ${switchName(out, 'https', false)}`);
   }
+  // Each worker would count alone, and scrapes would reach one at random.
+  if (out.metrics !== undefined && out.workers > 1) throw new ConfigError(`${optionName(out, 'metrics')} counts one process and cannot go with ${optionName(out, 'workers')} ${out.workers}`);
   out.root = path.resolve(out.root);
   return out;
 }

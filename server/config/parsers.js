@@ -57,6 +57,23 @@ const certificateNameList = described({ anyOf: [{ type: 'array', items: { type: 
   return [...new Set(list.map(certificateName))];
 });
 
+// HOST:PORT ([IPv6]:PORT) for a listener: { host, port } (which it also takes, as parsed once).
+const HOST_PORT = { type: 'object', properties: { host: { type: 'string' }, port: { type: 'integer' } }, required: ['host', 'port'], additionalProperties: false };
+const hostPort = described({ anyOf: [{ type: 'string', pattern: ':\\d+$' }, HOST_PORT] }, (value) => {
+  const text = value !== null && typeof value === 'object' ? `${net.isIPv6(String(value.host)) ? `[${value.host}]` : value.host}:${value.port}` : String(value);
+  const m = /^(.*):(\d+)$/.exec(text);
+  if (m === null) throw new Error(`expected HOST:PORT (such as 127.0.0.1:9464), got "${value}"`);
+  const name = m[1].startsWith('[') && m[1].endsWith(']') ? m[1].slice(1, -1) : m[1];
+  if (m[1] !== name && !net.isIPv6(name)) throw new Error(`expected an IPv6 address between the brackets, got "${value}"`);
+  if (m[1] === name && name.includes(':')) throw new Error(`an IPv6 address goes between brackets, as in [::1]:9464, got "${value}"`);
+  try {
+    // hostName() checks the name; it writes IPv6 addresses in brackets, as Host headers do.
+    return { host: net.isIPv6(name) ? name : hostName(name), port: port(m[2]) };
+  } catch (err) {
+    throw new Error(`${err.message} in "${value}"`);
+  }
+});
+
 function oneOf(allowed) {
   return described({ enum: allowed }, (value) => {
     if (!allowed.includes(value)) throw new Error(`expected one of ${allowed.join(', ')}, got "${value}"`);
@@ -141,6 +158,6 @@ function objectOf(what, schema) {
 }
 
 module.exports = {
-  described, intIn, port, hostName, certificateNameList, oneOf, endpointPath, levelsOf, formatLevels, defaultLevels, codingList,
+  described, intIn, port, hostName, hostPort, certificateNameList, oneOf, endpointPath, levelsOf, formatLevels, defaultLevels, codingList,
   headerValue, nonEmptyString, parseBool, positiveNumber, objectOf,
 };

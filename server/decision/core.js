@@ -398,7 +398,7 @@ class Core {
   errorResponse(err, isHead) {
     if (err instanceof RequestError) {
       this.log.debug(`${err.status} ${err.code}: ${err.message}`);
-      return textResponse(err.status, `${err.message}\n`, isHead);
+      return textResponse(err.status, `${err.message}\n`, isHead, undefined, err.code);
     }
     // Still changing after RESTARTS fresh looks: a transient state of the disk, not a fault.
     if (err.code === 'ERR_FILE_CHANGED') return textResponse(503, 'file is changing, retry\n', isHead, { 'retry-after': '1' });
@@ -460,10 +460,11 @@ function redirect(location, isHead) {
   return textResponse(301, `moved to ${location}\n`, isHead, { 'location': location });
 }
 
-function textResponse(status, text, isHead, extra) {
+// reason: a RequestError's code, for the metrics' count of refusals.
+function textResponse(status, text, isHead, extra, reason = null) {
   const body = Buffer.from(text);
   const headers = { 'content-type': TEXT, 'content-length': String(body.length), ...extra };
-  return response(status, headers, isHead ? null : body);
+  return response(status, headers, isHead ? null : body, null, reason);
 }
 
 module.exports = { Core };

@@ -44,6 +44,7 @@ function createFileInfoBuilder({ encodings, dynamicReasons, minCompressBytes, ca
       vary: dictionaryRule === null ? VARY : VARY_DICTIONARY,
       lastModified: new Date(lastModifiedMs).toUTCString(),
       lastModifiedMs,
+      identitySize: stat.size,
     };
     const identityTag = statTag(stat);
     const info = {

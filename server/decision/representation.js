@@ -10,7 +10,8 @@ const VARY = 'Accept-Encoding';
 // Files a dictionary rule covers (RFC 9842 6: the response depends on the dictionary too).
 const VARY_DICTIONARY = 'Accept-Encoding, Available-Dictionary';
 
-// fields: { coding, source, size (null: compressed while it streams, no length up front), etag,
+// fields: { coding, source, size (null: compressed while it streams, no length up front),
+//           identitySize (the file's size), etag,
 //           lastModified, lastModifiedMs, contentType, cacheControl, extraHeaders (the site's
 //           header rules and Use-As-Dictionary: object | null), vary, bytes (Buffer | null), path, stat (for fd checks),
 //           rangeable }
@@ -47,6 +48,9 @@ function createRepresentation(fields) {
 
 // A response descriptor: plain data both protocol adapters know how to send.
 // body: Buffer | stream.Readable | null. h2 carries the same headers plus :status.
+// For the metrics (server/metrics/recorder.js), set once here so that counting costs nothing per
+// request: source (the representation's), identitySize (the file's size, to count the bytes a
+// coding saved) and reason (a refusal's error code); null where they do not apply.
 function prebuilt(status, headers, body, rep) {
   return {
     status,
@@ -54,11 +58,14 @@ function prebuilt(status, headers, body, rep) {
     h2: { ':status': status, ...headers },
     body,
     coding: rep.coding,
+    source: rep.source,
+    identitySize: rep.identitySize ?? null,
+    reason: null,
   };
 }
 
-function response(status, headers, body, coding = null) {
-  return { status, headers, h2: null, body, coding };
+function response(status, headers, body, coding = null, reason = null) {
+  return { status, headers, h2: null, body, coding, source: null, identitySize: null, reason };
 }
 
 module.exports = { createRepresentation, response, VARY, VARY_DICTIONARY };

@@ -16,6 +16,7 @@
 
 const fs = require('node:fs');
 const { PENDING_HANDSHAKES } = require('../config/limits');
+const { NO_METRICS } = require('../metrics/recorder');
 
 const REAL_TIMERS = {
   now: () => performance.now(),
@@ -52,19 +53,22 @@ const peerKey = (socket) => (socket.remotePort === undefined ? null : `${socket.
 /**
  * Watches `server` (a tls.Server): returns { pending (how many are unfinished now) }.
  * @param {import('node:tls').Server} server
- * @param {{ deadlineMs: number, maxPending?: number, log: { debug(msg: string): void }, timers?: typeof REAL_TIMERS }} options
+ * @param {{ deadlineMs: number, maxPending?: number, log: { debug(msg: string): void }, timers?: typeof REAL_TIMERS, metrics?: { handshakeDropped(reason: string): void } }} options
  */
-function guardHandshakes(server, { deadlineMs, maxPending = maxPendingHandshakes(openFileLimit()), log, timers = REAL_TIMERS }) {
+function guardHandshakes(server, { deadlineMs, maxPending = maxPendingHandshakes(openFileLimit()), log, timers = REAL_TIMERS, metrics = NO_METRICS }) {
   // key -> { socket (raw), arrived }, oldest first.
   const pending = new Map();
   let timer = null;
 
+  // Whether the connection was still pending.
   function forget(key) {
-    if (key !== null) pending.delete(key);
+    return key !== null && pending.delete(key);
   }
 
-  function drop(key, entry, why) {
+  // reason: the metrics' label, 'deadline' or 'over_cap' ('tls_error' below).
+  function drop(key, entry, why, reason) {
     pending.delete(key);
+    metrics.handshakeDropped(reason);
     log.debug(`tls handshake from ${key} dropped: ${why}`);
     entry.socket.destroy();
   }
@@ -74,7 +78,7 @@ function guardHandshakes(server, { deadlineMs, maxPending = maxPendingHandshakes
     const now = timers.now();
     for (const [key, entry] of pending) {
       if (entry.arrived + deadlineMs > now) break;
-      drop(key, entry, `not finished within ${deadlineMs} ms`);
+      drop(key, entry, `not finished within ${deadlineMs} ms`, 'deadline');
     }
     arm();
   }
@@ -92,13 +96,15 @@ function guardHandshakes(server, { deadlineMs, maxPending = maxPendingHandshakes
     socket.once('close', () => forget(key));
     if (pending.size > maxPending) {
       const [oldestKey, oldest] = pending.entries().next().value;
-      drop(oldestKey, oldest, `more than ${maxPending} handshakes unfinished`);
+      drop(oldestKey, oldest, `more than ${maxPending} handshakes unfinished`, 'over_cap');
     }
     arm();
   });
   server.on('secureConnection', (socket) => forget(peerKey(socket)));
   server.on('tlsClientError', (err, socket) => {
-    forget(peerKey(socket));
+    // Node's handshakeTimeout, an inactivity timer, can expire at the deadline just before ours;
+    // a connection the guard dropped already was counted then.
+    if (forget(peerKey(socket))) metrics.handshakeDropped(err.code === 'ERR_TLS_HANDSHAKE_TIMEOUT' ? 'deadline' : 'tls_error');
     log.debug(`tls error: ${err.message}`);
     socket.destroy();
   });

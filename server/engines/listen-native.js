@@ -14,7 +14,7 @@ const { refuseRenegotiation } = require('./tls-renegotiation');
 
 // Returns { server (to listen on), close() (graceful: every connection finishes what it was
 // asked, HTTP/2 with GOAWAY, HTTP/1.1 with Connection: close, then closes), destroy() }.
-function createNativeListener({ tls: credentials, timeouts, core, log, isClosing }) {
+function createNativeListener({ tls: credentials, timeouts, core, log, isClosing, metrics }) {
   const server = credentials === null ? net.createServer() : tls.createServer({
     cert: credentials.cert,
     key: credentials.key,
@@ -25,7 +25,7 @@ function createNativeListener({ tls: credentials, timeouts, core, log, isClosing
   });
   const connections = new Set();
   const shedder = new IdleShedder(maxOpenConnections(openFileLimit()), log);
-  const ctx = { core, log, timeouts, isClosing, settings: HTTP2_SETTINGS };
+  const ctx = { core, log, timeouts, isClosing, settings: HTTP2_SETTINGS, metrics };
   server.on(credentials === null ? 'connection' : 'secureConnection', (socket) => {
     if (credentials !== null) refuseRenegotiation(socket);
     const connection = socket.alpnProtocol === 'h2' ? serveHttp2(socket, ctx) : serveHttp1(socket, ctx);
@@ -33,7 +33,7 @@ function createNativeListener({ tls: credentials, timeouts, core, log, isClosing
     connection.once('close', () => connections.delete(connection));
     shedder.opened(connections);
   });
-  if (credentials !== null) guardHandshakes(server, { deadlineMs: timeouts.handshakeTimeout, log });
+  if (credentials !== null) guardHandshakes(server, { deadlineMs: timeouts.handshakeTimeout, log, metrics });
   return {
     server,
     close() { for (const connection of connections) connection.close(); },

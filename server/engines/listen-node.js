@@ -43,7 +43,7 @@ const IDLE_SWEEP_MS = 100;
 
 // Returns { server (to listen on), close() (graceful: GOAWAY to every session, HTTP/1.1
 // sockets closed as their last response ends), destroy() }.
-function createNodeListener({ tls, timeouts, core, log, isClosing }) {
+function createNodeListener({ tls, timeouts, core, log, isClosing, metrics }) {
   const server = tls === null ? http.createServer() : http2.createSecureServer({
     cert: tls.cert,
     key: tls.key,
@@ -58,11 +58,11 @@ function createNodeListener({ tls, timeouts, core, log, isClosing }) {
   for (const hook of server.listeners('newListener')) server.off('newListener', hook);
   applyHttp1Limits(server, timeouts);
   if (tls !== null) {
-    guardHandshakes(server, { deadlineMs: timeouts.handshakeTimeout, log });
+    guardHandshakes(server, { deadlineMs: timeouts.handshakeTimeout, log, metrics });
     server.on('secureConnection', refuseRenegotiation);
   }
-  server.on('stream', createHttp2Handler(core, log, HTTP2_SETTINGS.maxHeaderListSize, timeouts.sendTimeout));
-  server.on('request', createHttp1Handler(core, log, isClosing));
+  server.on('stream', createHttp2Handler(core, log, HTTP2_SETTINGS.maxHeaderListSize, timeouts.sendTimeout, metrics.h2));
+  server.on('request', createHttp1Handler(core, log, isClosing, metrics.h1));
 
   // Each session with what sweepStuckSessions() keeps about it.
   const sessions = new Map();

@@ -23,6 +23,11 @@
 //   finished(outcome, sent) called once, last: outcome null when the response went out whole,
 //                          else why not ('aborted', 'timed out' or the sink's own close reason);
 //                          sent: content octets handed to the sink.
+//
+// Every response is counted here too (server/metrics/recorder.js): the meter of its protocol
+// (NO_METER when metrics are off) gets it once finished, with when its request reached the core.
+
+const { NO_METER } = require('../metrics/recorder');
 
 const SEND_TIMEOUT = 'ERR_SEND_TIMEOUT';
 
@@ -45,15 +50,20 @@ function loggedStatus(status, outcome) {
 // Sends d through sink. sendTimeout: ms without progress after which the response is given
 // up (0: never, for protocols whose connection timeouts cover it). A sink that throws from
 // start() (a header it refuses) leaves the body released and the exception to the caller.
-function sendOut(d, sink, isHead, sendTimeout) {
+// meter and startedAt: where the response is counted (see above).
+function sendOut(d, sink, isHead, sendTimeout, meter = NO_METER, startedAt = performance.now()) {
   const body = d.body;
   const hasContent = body !== null && !isHead && statusHasBody(d.status);
   if (!hasContent || Buffer.isBuffer(body)) {
     if (!hasContent) discard(d);
     const bytes = hasContent ? body : null;
     const sent = bytes === null ? 0 : bytes.length;
-    if (sink.start(d, bytes, true)) sink.finished(null, sent);
-    else new Sending(d, sink, null, sent, sendTimeout);
+    if (!sink.start(d, bytes, true)) {
+      new Sending(d, sink, null, sent, sendTimeout, isHead, meter, startedAt);
+      return;
+    }
+    meter.finished(d, isHead, null, sent, startedAt);
+    sink.finished(null, sent);
     return;
   }
   try {
@@ -62,15 +72,20 @@ function sendOut(d, sink, isHead, sendTimeout) {
     body.destroy();
     throw err;
   }
-  new Sending(d, sink, body, 0, sendTimeout);
+  new Sending(d, sink, body, 0, sendTimeout, isHead, meter, startedAt);
 }
 
 class Sending {
-  constructor(d, sink, body, sent, sendTimeout) {
+  constructor(d, sink, body, sent, sendTimeout, isHead, meter, startedAt) {
+    this.d = d;
     this.sink = sink;
     this.body = body;
     this.sent = sent;
     this.done = false;
+    this.isHead = isHead;
+    this.meter = meter;
+    this.startedAt = startedAt;
+    meter.opened();
     const length = d.headers['content-length'];
     this.expected = body === null || length === undefined ? -1 : Number(length);
     this.timer = sendTimeout > 0 ? setTimeout(() => this.stalled(sendTimeout), sendTimeout).unref() : null;
@@ -131,13 +146,20 @@ class Sending {
     this.done = true;
     this.release();
     this.sink.abort(err);
+    this.count(outcome);
     this.sink.finished(outcome, this.sent);
   }
 
   finish(outcome) {
     this.done = true;
     this.release();
+    this.count(outcome);
     this.sink.finished(outcome, this.sent);
+  }
+
+  count(outcome) {
+    this.meter.closed();
+    this.meter.finished(this.d, this.isHead, outcome, this.sent, this.startedAt);
   }
 
   release() {

@@ -15,6 +15,8 @@ const { createRedirectServer } = require('./redirect-server');
 const { watchCertificates } = require('../tls/reload');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS } = require('../config/limits');
 const { engineFor } = require('./hpack-addon');
+const { Recorder, NO_METRICS } = require('../metrics/recorder');
+const { createMetricsServer, metricsUrl, endpointAccess } = require('../metrics/endpoint');
 
 // Each engine's modules are loaded only when it is chosen (node:http2 is memory the native engine never uses).
 const LISTENERS = {
@@ -38,21 +40,26 @@ async function startServer(input = {}) {
   let tls = null;
   let listener = null;
   let redirectServer = null;
+  let metricsServer = null;
+  let metricsAccess = null;
+  let metrics = NO_METRICS;
   let stopWatchingCertificates = () => {};
   let closing = null;
   const sockets = new Set();
   try {
     tls = options.https ? options.tls || await loadCertificate(options, log) : null;
+    // --metrics: counted only when asked for; refused before listening when it would be open.
+    metricsAccess = options.metrics === undefined ? null : endpointAccess(options, tls);
+    if (metricsAccess !== null) metrics = new Recorder(() => core.stats);
     // A cluster's workers fall back silently: the primary said it once (server/cli.js).
     const engine = engineFor(options.engine, cluster.isWorker ? null : log);
-    listener = LISTENERS[engine]({
-      tls, timeouts, core, log, isClosing: () => closing !== null,
-    });
+    listener = LISTENERS[engine]({ tls, timeouts, core, log, isClosing: () => closing !== null, metrics });
     listener.server.on('connection', (socket) => {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
     });
-    await listen(listener.server, options, 'port');
+    if (metrics !== NO_METRICS) listener.server.on(tls === null ? 'connection' : 'secureConnection', (socket) => metrics.connectionOpened(socket));
+    await listen(listener.server, options.host, options.port, optionName(options, 'port'), optionName(options, 'host'));
     if (options.httpPort !== undefined) {
       const hostNames = [...certificateNames(tls.cert), ...(options.publicHost !== undefined ? [options.publicHost] : [])];
       redirectServer = createRedirectServer({ httpsPort: listener.server.address().port, hostNames });
@@ -62,13 +69,19 @@ async function startServer(input = {}) {
         keepAliveTimeout: timeouts.keepAliveTimeout,
         connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
       });
-      await listen(redirectServer, options, 'httpPort');
+      await listen(redirectServer, options.host, options.httpPort, optionName(options, 'httpPort'), optionName(options, 'host'));
     }
-    if (tls !== null) stopWatchingCertificates = watchCertificates(listener.server, options, log);
+    if (metricsAccess !== null) {
+      metricsServer = createMetricsServer(metricsAccess, () => metrics.render());
+      const { host: metricsHost, port: metricsPort } = options.metrics;
+      await listen(metricsServer, metricsHost, metricsPort, optionName(options, 'metrics'), optionName(options, 'metrics'));
+    }
+    const secureServers = metricsAccess?.tls ? [listener.server, metricsServer] : [listener.server];
+    if (tls !== null) stopWatchingCertificates = watchCertificates(secureServers, options, log);
   } catch (err) {
     // A start that fails part way stops what it started: the core (its watches, and the deltas
     // it would go on writing into the cache folder) and whatever port it bound already.
-    await Promise.all([core.close(), closeListening(listener?.server), closeListening(redirectServer)]);
+    await Promise.all([core.close(), closeListening(listener?.server), closeListening(redirectServer), closeListening(metricsServer)]);
     await log.drain();
     throw err;
   }
@@ -91,6 +104,10 @@ async function startServer(input = {}) {
       if (redirectServer !== null) {
         done.push(new Promise((resolve) => redirectServer.close(resolve)));
         redirectServer.closeIdleConnections();
+      }
+      if (metricsServer !== null) {
+        done.push(new Promise((resolve) => metricsServer.close(resolve)));
+        metricsServer.closeAllConnections();
       }
       listener.close();
       const force = setTimeout(() => {
@@ -116,6 +133,7 @@ async function startServer(input = {}) {
     httpUrl: redirectServer !== null ? `http://${urlHost(name)}:${redirectServer.address().port}/` : null,
     lanUrls,
     certificate: tls !== null ? tls.cert : null,
+    metricsUrl: metricsServer !== null ? metricsUrl(metricsServer, metricsAccess, options.metrics.host) : null,
     close,
     get stats() { return core.stats; },
     log,
@@ -136,13 +154,12 @@ const HOST_ERRORS = {
   EAI_FAIL: 'cannot be resolved',
 };
 
-// portKey: the option holding the port, 'port' or 'httpPort'.
-function listen(server, options, portKey) {
-  const { host, [portKey]: port } = options;
+// portName, hostName: the options as the user wrote them (--port, --host), for the errors.
+function listen(server, host, port, portName, hostName) {
   return new Promise((resolve, reject) => {
     const onError = (err) => {
-      if (PORT_ERRORS[err.code]) reject(new ConfigError(`${optionName(options, portKey)}: ${host}:${port}: ${PORT_ERRORS[err.code]}`));
-      else if (HOST_ERRORS[err.code]) reject(new ConfigError(`${optionName(options, 'host')}: ${host}: ${HOST_ERRORS[err.code]}`));
+      if (PORT_ERRORS[err.code]) reject(new ConfigError(`${portName}: ${host}:${port}: ${PORT_ERRORS[err.code]}`));
+      else if (HOST_ERRORS[err.code]) reject(new ConfigError(`${hostName}: ${host}: ${HOST_ERRORS[err.code]}`));
       else reject(err);
     };
     server.once('error', onError);

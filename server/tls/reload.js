@@ -1,7 +1,8 @@
 'use strict';
 // Reloads --cert/--key when either file changes (or on SIGHUP) by swapping the listening
-// server's secure context: open connections keep theirs, new handshakes get the new pair.
-// Works for any tls.Server, so for http2.createSecureServer too.
+// servers' secure context: open connections keep theirs, new handshakes get the new pair.
+// Works for any tls.Server, so for http2.createSecureServer too (and the --metrics listener,
+// which serves the same certificate).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -15,11 +16,12 @@ const DEBOUNCE_MS = 250;
 const KEPT_SETTINGS = ['ca', 'crl', 'ciphers', 'sigalgs', 'ecdhCurve', 'dhparam', 'minVersion', 'maxVersion',
   'secureProtocol', 'secureOptions', 'honorCipherOrder', 'sessionIdContext', 'sessionTimeout'];
 
-// Starts watching options.cert and options.key (nothing to do without them); returns stop().
-function watchCertificates(server, options, log) {
+// Starts watching options.cert and options.key (nothing to do without them) for `servers`,
+// which all serve that pair; returns stop().
+function watchCertificates(servers, options, log) {
   if (!options.cert) return () => {};
   const files = [path.resolve(options.cert), path.resolve(options.key)];
-  let current = { cert: server.cert, key: server.key };
+  let current = { cert: servers[0].cert, key: servers[0].key };
   let timer = null;
   let running = Promise.resolve();
 
@@ -32,9 +34,11 @@ function watchCertificates(server, options, log) {
       return;
     }
     if (Buffer.from(pair.cert).equals(Buffer.from(current.cert)) && Buffer.from(pair.key).equals(Buffer.from(current.key))) return;
-    const kept = Object.fromEntries(KEPT_SETTINGS.filter((k) => server[k] !== undefined).map((k) => [k, server[k]]));
-    // The same ticket keys, so clients resume their sessions across the reload.
-    server.setSecureContext({ ...kept, ticketKeys: server.getTicketKeys(), cert: pair.cert, key: pair.key });
+    for (const server of servers) {
+      const kept = Object.fromEntries(KEPT_SETTINGS.filter((k) => server[k] !== undefined).map((k) => [k, server[k]]));
+      // The same ticket keys, so clients resume their sessions across the reload.
+      server.setSecureContext({ ...kept, ticketKeys: server.getTicketKeys(), cert: pair.cert, key: pair.key });
+    }
     current = pair;
     log.info(`reloaded the certificate from ${options.cert} after ${why}`);
   }

@@ -35,10 +35,10 @@ function fingerprint(pem) {
   return new crypto.X509Certificate(pem).fingerprint256;
 }
 
-// The certificate a fresh TLS handshake on 127.0.0.1:port is shown.
-function presented(port) {
+// The certificate a fresh TLS handshake on 127.0.0.1:port is shown (offering `alpn`).
+function presented(port, alpn = 'h2') {
   return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, servername: 'localhost', rejectUnauthorized: false, ALPNProtocols: ['h2'] }, () => {
+    const socket = tls.connect({ host: '127.0.0.1', port, servername: 'localhost', rejectUnauthorized: false, ALPNProtocols: [alpn] }, () => {
       resolve(socket.getPeerCertificate().fingerprint256);
       socket.destroy();
     });
@@ -145,4 +145,22 @@ forEachEngine((engine) => {
     assert.match(srv.output(), /info reloaded the certificate from \S+ after SIGHUP\n/);
     assert.deepEqual(await srv.stop(), { code: 0, signal: null });
   });
+});
+
+test('the --metrics listener off loopback serves the reloaded certificate too', async (t) => {
+  const { dir, root, a, b } = await fixture(t);
+  const certFile = path.join(dir, 'cert.pem');
+  const keyFile = path.join(dir, 'key.pem');
+  const tokenFile = path.join(dir, 'token');
+  await Promise.all([fs.writeFile(certFile, a.cert), fs.writeFile(keyFile, a.key), fs.writeFile(tokenFile, 'token\n')]);
+  const log = new CaptureLogger();
+  const server = await startServer({ root, cert: certFile, key: keyFile, port: 0, host: '127.0.0.1', logger: log, metrics: '0.0.0.0:0', metricsTokenFile: tokenFile });
+  t.after(() => server.close({ timeoutMs: 1000 }));
+  const metricsPort = Number(new URL(server.metricsUrl).port);
+  assert.equal(await presented(metricsPort, 'http/1.1'), fingerprint(a.cert));
+  await replaceAtomically(keyFile, b.key);
+  await replaceAtomically(certFile, b.cert);
+  await waitForPresented(server.port, fingerprint(b.cert));
+  assert.equal(await presented(metricsPort, 'http/1.1'), fingerprint(b.cert));
+  assert.equal(log.lines.filter((l) => l.startsWith('info reloaded the certificate')).length, 1, log.lines.join('\n'));
 });

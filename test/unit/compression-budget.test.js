@@ -31,7 +31,8 @@ test('a full pool refuses; the other pool still has its slots; a release frees o
   const z = budget.tryAcquire('zstd', 'stream');
   assert.equal(typeof z, 'function');
   assert.equal(budget.tryAcquire('zstd', 'cache'), null, 'zstd is full');
-  assert.deepEqual(budget.stats, { sizes: { libuv: 2, zstd: 1 }, used: { libuv: 2, zstd: 1 } });
+  assert.deepEqual(budget.stats.sizes, { libuv: 2, zstd: 1 });
+  assert.deepEqual(budget.stats.used, { libuv: 2, zstd: 1 });
   assert.deepEqual([budget.inUse('cache'), budget.inUse('stream')], [1, 2]);
   a();
   a();
@@ -42,6 +43,20 @@ test('a full pool refuses; the other pool still has its slots; a release frees o
   z();
   assert.deepEqual(budget.stats.used, { libuv: 1, zstd: 0 });
   assert.deepEqual([budget.inUse('cache'), budget.inUse('stream')], [1, 0]);
+});
+
+test('slots taken and the ms they were held are counted per use, a refusal and a second release not', () => {
+  let now = 1000;
+  const budget = new CompressionBudget({ libuv: 1, zstd: 1 }, { now: () => now });
+  const a = budget.tryAcquire('gzip', 'cache');
+  assert.equal(budget.tryAcquire('br', 'stream'), null);
+  const z = budget.tryAcquire('zstd', 'stream');
+  now += 25;
+  a();
+  now += 100;
+  z();
+  a();
+  assert.deepEqual({ acquired: budget.stats.acquired, heldMs: budget.stats.heldMs }, { acquired: { cache: 1, stream: 1 }, heldMs: { cache: 25, stream: 125 } });
 });
 
 test('sizes below one are one', () => {

@@ -47,6 +47,11 @@ const ERRORS = [
   ['redirect without TLS', () => normalizeOptions({ root: ROOT, https: false, httpPort: 80 }), 'httpPort needs TLS and cannot go with https: false'],
   ['--http-port without TLS', () => normalizeOptions(parseCli([ROOT, '--no-tls', '--http-port', '80'], {})), '--http-port needs TLS and cannot go with --no-tls'],
   ['variables: redirect without TLS', () => normalizeOptions(parseCli([ROOT], { NEGOTIATE_NO_TLS: '1', NEGOTIATE_HTTP_PORT: '80' })), 'NEGOTIATE_HTTP_PORT needs TLS and cannot go with NEGOTIATE_NO_TLS=1'],
+  ['--metrics without a host', () => parseCli(['--metrics', '9464'], {}), '--metrics: expected HOST:PORT (such as 127.0.0.1:9464), got "9464"'],
+  ['--metrics IPv6 without brackets', () => parseCli(['--metrics', '::1:9464'], {}), '--metrics: an IPv6 address goes between brackets, as in [::1]:9464, got "::1:9464"'],
+  ['--metrics non-IPv6 in brackets', () => parseCli(['--metrics', '[localhost]:1'], {}), '--metrics: expected an IPv6 address between the brackets, got "[localhost]:1"'],
+  ['--metrics bad port', () => parseCli(['--metrics', '127.0.0.1:70000'], {}), '--metrics: expected an integer from 0 to 65535, got "70000" in "127.0.0.1:70000"'],
+  ['--metrics with --workers', () => normalizeOptions(parseCli([ROOT, '--metrics', '127.0.0.1:0', '--workers', '2'], {})), '--metrics counts one process and cannot go with --workers 2'],
   ['tool: unknown flag', () => parseToolArgs(['--levles', 'br=1'], PRECOMPRESS, usageError), 'unknown option "--levles"; did you mean --levels?'],
   ['tool: bad shared value', () => parseToolArgs(['--levels', 'deflate=3'], PRECOMPRESS, usageError), '--levels: "deflate" is not one of br, zstd, gzip, lzma'],
   ['tool: coding without variant', () => parseToolArgs(['--codings', 'deflate'], PRECOMPRESS, usageError), '--codings: expected a comma-separated subset of br,zstd,gzip,lzma, got "deflate"'],
@@ -73,6 +78,8 @@ const SAME = [
   [['--negotiate-endpoint', 'off'], { NEGOTIATE_NEGOTIATE_ENDPOINT: 'off' }, { negotiateEndpoint: false }],
   [['--public-host', '::1'], { NEGOTIATE_PUBLIC_HOST: '::1' }, { publicHost: '[::1]' }],
   [['--cors'], { NEGOTIATE_CORS: '1' }, { cors: true }],
+  [['--metrics', '[::1]:9464'], { NEGOTIATE_METRICS: '[::1]:9464' }, { metrics: { host: '::1', port: 9464 } }],
+  [['--metrics', 'localhost:0', '--metrics-token-file', 't'], { NEGOTIATE_METRICS: 'localhost:0', NEGOTIATE_METRICS_TOKEN_FILE: 't' }, { metrics: { host: 'localhost', port: 0 }, metricsTokenFile: 't' }],
 ];
 
 // The settings alone, without the names they were given under (LABELS, a symbol key).

@@ -120,3 +120,15 @@ test('a connection closed by its peer is forgotten; one already gone is never tr
   server.emit('connection', new FakeSocket(undefined));
   assert.equal(guard.pending, 0);
 });
+
+test('each drop is told to the metrics with its reason: over_cap at once, deadline when due, a TLS error by its code', () => {
+  const reasons = [];
+  const { server, arrive, timers } = guarded({ metrics: { handshakeDropped: (reason) => reasons.push(reason) } });
+  for (const port of [1, 2, 3, 4]) arrive(port);
+  assert.deepEqual(reasons, ['over_cap']);
+  timers.advanceTo(300);
+  assert.deepEqual(reasons, ['over_cap', 'deadline', 'deadline', 'deadline']);
+  server.emit('tlsClientError', Object.assign(new Error('timed out'), { code: 'ERR_TLS_HANDSHAKE_TIMEOUT' }), arrive(5));
+  server.emit('tlsClientError', new Error('wrong version number'), arrive(6));
+  assert.deepEqual(reasons.slice(4), ['deadline', 'tls_error']);
+});

@@ -18,6 +18,7 @@ const LAYERS = [
   ['server/cli.js'],
   ['tools/precompress', 'tools/codings-report'], // the CLI's subcommands, over the server's layers
   ['server/engines'], // listeners, HTTP/2 and HTTP/1.1 engines, Node's modules, handler()
+  ['server/metrics'], // the counters the engines record into, their exposition and listener
   ['server/tls'],
   ['server/site'], // the site's behaviours around the decision: 404 page, listing, background variants
   ['server/decision'], // negotiation, representations, preconditions, ranges

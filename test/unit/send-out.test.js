@@ -143,11 +143,29 @@ const rows = [
   },
 ];
 
+// A metrics meter (metrics/recorder.js) that records what it is told.
+function fakeMeter() {
+  const meter = {
+    open: 0,
+    opens: 0,
+    counted: [],
+    opened() { meter.open++; meter.opens++; },
+    closed() { meter.open--; },
+    finished(d, isHead, outcome, sent, startedAt) { meter.counted.push({ d, isHead, outcome, sent, startedAt }); },
+    floodClosed() {},
+  };
+  return meter;
+}
+
+const STARTED_AT = 1234.5;
+
 for (const row of rows) {
   test(`sendOut: ${row.name}`, async () => {
     const d = row.d();
     const sink = fakeSink(row.takes);
-    sendOut(d, sink, row.isHead === true, row.sendTimeout ?? 0);
+    const meter = fakeMeter();
+    const isHead = row.isHead === true;
+    sendOut(d, sink, isHead, row.sendTimeout ?? 0, meter, STARTED_AT);
     if (row.run) await row.run(d.body, sink);
     await tick();
     await tick();
@@ -155,8 +173,24 @@ for (const row of rows) {
     assert.equal(sink.outcome, row.outcome);
     assert.equal(sink.sent, row.sent);
     if (d.body !== null && !Buffer.isBuffer(d.body)) assert.equal(d.body.destroyed, row.released === true);
+    // Counted once, as the sink was told; open while the body went on after start().
+    assert.deepEqual(meter.counted, [{ d, isHead, outcome: row.outcome, sent: row.sent, startedAt: STARTED_AT }]);
+    assert.equal(meter.open, 0);
   });
 }
+
+test('sendOut: a response is an open stream of its meter while its body goes on after start(), not when it went whole', async () => {
+  const meter = fakeMeter();
+  sendOut(descriptor(200, Buffer.from('abc'), 3), fakeSink(), false, 0, meter, STARTED_AT);
+  assert.equal(meter.opens, 0);
+  const d = descriptor(200, stream(), 2);
+  sendOut(d, fakeSink(), false, 0, meter, STARTED_AT);
+  assert.deepEqual([meter.open, meter.counted.length], [1, 1]);
+  d.body.push('ab');
+  d.body.push(null);
+  await tick();
+  assert.deepEqual([meter.open, meter.opens, meter.counted.length], [0, 1, 2]);
+});
 
 test('sendOut: a sink that refuses the head of a streamed body leaves the body released and the throw to the caller', () => {
   const d = descriptor(200, stream());

@@ -11,6 +11,7 @@ const { RequestError } = require('../../errors');
 const { LINGER_MS } = require('../../config/limits');
 const { dispatch } = require('../dispatch');
 const { isRenegotiation } = require('../tls-renegotiation');
+const { NO_METRICS } = require('../../metrics/recorder');
 
 // Requests taken ahead of their responses. Past it the socket is paused, so a client that
 // pipelines without reading holds at most this many responses' worth of work.
@@ -65,9 +66,9 @@ const NEXT = Object.freeze({
 });
 
 class Http1Connection extends EventEmitter {
-  constructor(socket, { core, log, timeouts, isClosing }) {
+  constructor(socket, { core, log, timeouts, isClosing, metrics = NO_METRICS }) {
     super();
-    Object.assign(this, { socket, core, log, timeouts, isClosing });
+    Object.assign(this, { socket, core, log, timeouts, isClosing, meter: metrics.h1 });
     this.remoteAddress = socket.remoteAddress;
     this.parser = new RequestParser();
     this.queue = []; // entries in request order; queue[0] is answered first
@@ -183,7 +184,7 @@ class Http1Connection extends EventEmitter {
       while (this.queue.length > 0 && this.queue[0].d !== null && this.streaming === null && !this.ending) {
         const entry = this.queue[0];
         this.streaming = entry;
-        sendOut(entry.d, entry, entry.isHead, 0);
+        sendOut(entry.d, entry, entry.isHead, 0, this.meter, entry.startedAt);
       }
     } catch (err) {
       // decide() never rejects, so this is a failure while sending: drop the connection.

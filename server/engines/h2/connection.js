@@ -19,6 +19,7 @@ const { IdleTimer } = require('./idle-timer');
 const { Stream } = require('./stream');
 const { Http2Output } = require('./output');
 const { sendOut, discard } = require('../send-out');
+const { NO_METRICS } = require('../../metrics/recorder');
 const { LINGER_MS, HTTP2_FLOOD } = require('../../config/limits');
 const { dispatch, headerListTooLarge } = require('../dispatch');
 const { isRenegotiation } = require('../tls-renegotiation');
@@ -73,9 +74,11 @@ class Http2Connection extends EventEmitter {
   #glitchGuard;
   #prefaceTimer;
   #idle;
+  #meter;
 
   // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize },
-  //        now (optional: the flood limits' monotonic clock in ms; tests pass their own) }
+  //        now (optional: the flood limits' monotonic clock in ms; tests pass their own),
+  //        metrics (server/metrics/recorder.js; none: NO_METRICS) }
   constructor(socket, ctx) {
     super();
     const clock = ctx.now === undefined ? {} : { now: ctx.now };
@@ -86,6 +89,7 @@ class Http2Connection extends EventEmitter {
     this.#core = ctx.core;
     this.#log = ctx.log;
     this.#timeouts = ctx.timeouts;
+    this.#meter = (ctx.metrics ?? NO_METRICS).h2;
     this.#maxHeaderListSize = ctx.settings.maxHeaderListSize;
     this.#maxConcurrentStreams = ctx.settings.maxConcurrentStreams;
     const hardLimit = this.#maxHeaderListSize * HEADER_LIST_HARD_FACTOR;
@@ -471,7 +475,7 @@ class Http2Connection extends EventEmitter {
       return;
     }
     stream.response = d;
-    sendOut(d, stream, stream.headers[':method'] === 'HEAD', this.#timeouts.sendTimeout);
+    sendOut(d, stream, stream.headers[':method'] === 'HEAD', this.#timeouts.sendTimeout, this.#meter, stream.startedAt);
   }
 
   // The response went out whole (END_STREAM sent). A request body still coming is cut off.
@@ -552,6 +556,7 @@ class Http2Connection extends EventEmitter {
   #connectionError(err) {
     if (this.#ended) return;
     this.#log.debug(`http2 connection error: ${err.message}`);
+    if (err.code === ERROR.ENHANCE_YOUR_CALM) this.#meter.floodClosed();
     this.#goaway(err.code, err.message);
     this.#ended = true;
     this.#abortStreams();

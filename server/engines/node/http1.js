@@ -44,7 +44,8 @@ function resumeReading(socket, line) {
   socket.resume();
 }
 
-function createHttp1Handler(core, log, isClosing) {
+// meter: this protocol's metrics (server/metrics/recorder.js).
+function createHttp1Handler(core, log, isClosing, meter) {
   // Per connection: responses started and not closed, and requests waiting for one to close.
   const lines = new WeakMap();
 
@@ -62,7 +63,7 @@ function createHttp1Handler(core, log, isClosing) {
       if (isClosing() || refusal !== null) res.shouldKeepAlive = false;
       sendResponse(res, d, req.method === 'HEAD', (outcome, sent) => {
         core.logAccess(req.method, req.url, loggedStatus(d.status, outcome), d.coding, sent, startedAt, client);
-      });
+      }, meter, startedAt);
     }, () => res.destroy());
   }
 

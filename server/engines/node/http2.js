@@ -26,7 +26,8 @@ function headerListSize(rawHeaders) {
 // WINDOW_UPDATE) restarts both. The reset goes out as INTERNAL_ERROR, as for any destroyed
 // stream: stream.close(CANCEL) would be the better code, but Node holds that RST_STREAM back
 // behind the stream's unsendable data until the whole session closes.
-function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout) {
+// meter: this protocol's metrics (server/metrics/recorder.js).
+function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout, meter) {
   return function onStream(stream, headers, flags, rawHeaders) {
     const startedAt = performance.now();
     const method = headers[':method'];
@@ -49,7 +50,7 @@ function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout) {
       }
       sendStream(stream, d, method === 'HEAD', sendTimeout, (outcome, sent) => {
         core.logAccess(method, target, loggedStatus(d.status, outcome), d.coding, sent, startedAt, client);
-      });
+      }, meter, startedAt);
     }, () => stream.close(NGHTTP2_INTERNAL_ERROR));
   };
 }

@@ -48,15 +48,15 @@ class StreamSink extends ResponseSink {
   }
 }
 
-// done(outcome, sent): see send-out.js's finished().
-function sendResponse(res, d, isHead, done) {
-  sendOut(d, new ResponseSink(res, done), isHead, 0);
+// done(outcome, sent): see send-out.js's finished(); meter and startedAt: see sendOut().
+function sendResponse(res, d, isHead, done, meter, startedAt) {
+  sendOut(d, new ResponseSink(res, done), isHead, 0, meter, startedAt);
 }
 
 // sendTimeout: see send-out.js; a stalled stream is destroyed, which Node sends as RST_STREAM
 // INTERNAL_ERROR (see http2.js).
-function sendStream(stream, d, isHead, sendTimeout, done) {
-  sendOut(d, new StreamSink(stream, done), isHead, sendTimeout);
+function sendStream(stream, d, isHead, sendTimeout, done, meter, startedAt) {
+  sendOut(d, new StreamSink(stream, done), isHead, sendTimeout, meter, startedAt);
 }
 
 module.exports = { sendResponse, sendStream };

@@ -1,0 +1,146 @@
+'use strict';
+// The server's metrics (docs/operations.md lists them): the Registry with every family defined
+// once, and the hooks the engines call. Each protocol has its Meter with its cells resolved up
+// front, so recording a response is a few increments of plain numbers. NO_METRICS has the same
+// shape and does nothing: the cost of metrics that are off is one empty call per response.
+// What other layers already count (the compression cache, the compression budget) is read
+// from core.stats at scrape time rather than counted twice.
+
+const { Registry } = require('./registry');
+const { CODINGS } = require('../compression/codings');
+
+const PROTOCOLS = ['h1', 'h2'];
+const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
+// Every coding a response can have; 'none' for those with no representation (errors,
+// redirects), 'other' for anything else, so that a label value never comes from a request.
+const CODING_LABELS = ['identity', ...CODINGS, 'dcb', 'dcz', 'none', 'other'];
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const HANDSHAKE_DROPS = ['deadline', 'over_cap', 'tls_error'];
+const COMPRESSION_USES = ['cache', 'stream'];
+
+const byName = (names, make) => Object.fromEntries(names.map((name) => [name, make(name)]));
+
+function defineFamilies(registry) {
+  return {
+    responses: registry.counter('negotiate_responses_total', 'Responses finished, by status class, protocol and content coding.', ['status', 'protocol', 'coding']),
+    sent: registry.counter('negotiate_sent_bytes_total', 'Body bytes sent, by content coding.', ['coding']),
+    saved: registry.counter('negotiate_saved_bytes_total', 'Body bytes saved against identity (identity size minus bytes sent) by complete 200 responses, by content coding; dcb and dcz too, against identity.', ['coding']),
+    deltas: registry.counter('negotiate_dictionary_deltas_total', 'Dictionary-compressed responses (RFC 9842 deltas, 200 and 206) sent, by coding.', ['coding']),
+    variants: registry.counter('negotiate_variant_responses_total', 'Complete 200 responses in a compressed coding: result="hit" from a stored precompressed variant, result="miss" compressed on the fly.', ['result']),
+    compressCache: registry.counter('negotiate_compress_cache_requests_total', 'Lookups of the in-memory cache of on-the-fly compressions, by result.', ['result']),
+    compressions: registry.counter('negotiate_compressions_total', 'On-the-fly compressions started, by use (cache: whole files; stream: files compressed while they stream).', ['use']),
+    compressionSeconds: registry.counter('negotiate_compression_slot_seconds_total', 'Wall-clock seconds compressions held a thread-pool slot, by use (not CPU time; a streamed compression holds its slot while the client reads).', ['use']),
+    connections: registry.gauge('negotiate_open_connections', 'Client connections open now, by protocol (after the TLS handshake).', ['protocol']),
+    streams: registry.gauge('negotiate_open_streams', 'Responses being sent now (HTTP/2 streams, HTTP/1.1 exchanges) whose body has not all gone out, by protocol.', ['protocol']),
+    handshakeDrops: registry.counter('negotiate_handshake_drops_total', 'Connections dropped before their TLS handshake finished, by reason (deadline: not within handshakeTimeout; over_cap: too many unfinished; tls_error: the handshake failed).', ['reason']),
+    floodCloses: registry.counter('negotiate_flood_closes_total', 'Connections closed for going past a flood limit (HTTP/2 ENHANCE_YOUR_CALM), by protocol.', ['protocol']),
+    refusals: registry.counter('negotiate_refusals_total', 'Requests answered with a 4xx status, by status and reason (the refusal\'s error code; "other" for 4xx without one, such as 405, 406, 412 and 416).', ['status', 'reason']),
+    duration: registry.histogram('negotiate_request_duration_seconds', 'Time from a request reaching the core to its response having all gone out, by protocol.', ['protocol'], DURATION_BUCKETS),
+  };
+}
+
+// One protocol's cells. finished() runs once per response, from send-out.js.
+class Meter {
+  constructor(families, protocol, now) {
+    this.now = now;
+    this.refusals = families.refusals;
+    this.responses = STATUS_CLASSES.map((status) => byName(CODING_LABELS, (coding) => families.responses.cell(status, protocol, coding)));
+    this.sent = byName(CODING_LABELS, (coding) => families.sent.cell(coding));
+    this.saved = byName(CODING_LABELS, (coding) => families.saved.cell(coding));
+    this.deltas = { dcb: families.deltas.cell('dcb'), dcz: families.deltas.cell('dcz') };
+    this.variantHit = families.variants.cell('hit');
+    this.variantMiss = families.variants.cell('miss');
+    this.streams = families.streams.cell(protocol);
+    this.floods = families.floodCloses.cell(protocol);
+    this.duration = families.duration.cell(protocol);
+    this.reasons = new Map(); // 4xx status -> reason -> cell
+  }
+
+  // A response whose body goes on after start(): open until finished().
+  opened() {
+    this.streams.value++;
+  }
+
+  closed() {
+    this.streams.value--;
+  }
+
+  // d: the core's descriptor; outcome and sent as in send-out.js's finished(); startedAt:
+  // performance.now() when the request reached the core.
+  finished(d, isHead, outcome, sent, startedAt) {
+    const status = d.status;
+    const coding = Object.hasOwn(this.sent, d.coding) ? d.coding : (d.coding === null ? 'none' : 'other');
+    const byCoding = this.responses[Math.min(4, Math.max(0, Math.floor(status / 100) - 1))];
+    byCoding[coding].value++;
+    this.sent[coding].value += sent;
+    if (status === 200 && outcome === null && !isHead && d.identitySize !== null) {
+      this.saved[coding].value += d.identitySize - sent;
+      if (d.source === 'precompressed') this.variantHit.value++;
+      else if (d.source === 'dynamic') this.variantMiss.value++;
+    }
+    // By coding: a range of a delta (206) is no prebuilt descriptor and has no source.
+    const delta = this.deltas[coding];
+    if (delta !== undefined && !isHead && (status === 200 || status === 206)) delta.value++;
+    if (status >= 400 && status < 500) this.refused(status, d.reason ?? 'other');
+    this.duration.observe((this.now() - startedAt) / 1000);
+  }
+
+  // reason: a RequestError code (a constant of the server's source) or 'other'.
+  refused(status, reason) {
+    let byReason = this.reasons.get(status);
+    if (byReason === undefined) this.reasons.set(status, byReason = new Map());
+    let cell = byReason.get(reason);
+    if (cell === undefined) byReason.set(reason, cell = this.refusals.cell(String(status), reason));
+    cell.value++;
+  }
+
+  floodClosed() {
+    this.floods.value++;
+  }
+}
+
+class Recorder {
+  // stats(): core.stats (decision/core.js), read at each scrape. now(): the clock of startedAt,
+  // performance.now() (tests pass their own).
+  constructor(stats, { now = () => performance.now() } = {}) {
+    this.registry = new Registry();
+    const families = defineFamilies(this.registry);
+    for (const protocol of PROTOCOLS) this[protocol] = new Meter(families, protocol, now);
+    this.connections = byName(PROTOCOLS, (protocol) => families.connections.cell(protocol));
+    this.drops = byName(HANDSHAKE_DROPS, (reason) => families.handshakeDrops.cell(reason));
+    const cacheHits = families.compressCache.cell('hit');
+    const cacheMisses = families.compressCache.cell('miss');
+    const compressions = byName(COMPRESSION_USES, (use) => families.compressions.cell(use));
+    const seconds = byName(COMPRESSION_USES, (use) => families.compressionSeconds.cell(use));
+    this.registry.onScrape(() => {
+      const { compressCache, compressionSlots } = stats();
+      cacheHits.value = compressCache.hits;
+      cacheMisses.value = compressCache.misses;
+      for (const use of COMPRESSION_USES) {
+        compressions[use].value = compressionSlots.acquired[use] ?? 0;
+        seconds[use].value = (compressionSlots.heldMs[use] ?? 0) / 1000;
+      }
+    });
+  }
+
+  /** A socket past its TLS handshake (or a plain one with --no-tls): open until it closes. */
+  connectionOpened(socket) {
+    const cell = this.connections[socket.alpnProtocol === 'h2' ? 'h2' : 'h1'];
+    cell.value++;
+    socket.once('close', () => cell.value--);
+  }
+
+  /** reason: one of HANDSHAKE_DROPS. */
+  handshakeDropped(reason) {
+    this.drops[reason].value++;
+  }
+
+  render() {
+    return this.registry.render();
+  }
+}
+
+const NO_METER = Object.freeze({ opened() {}, closed() {}, finished() {}, floodClosed() {} });
+const NO_METRICS = Object.freeze({ h1: NO_METER, h2: NO_METER, connectionOpened() {}, handshakeDropped() {} });
+
+module.exports = { Recorder, NO_METRICS, NO_METER, DURATION_BUCKETS };
