@@ -274,7 +274,7 @@ async function precompressDir(dir, {
  *   precompress`, where the default would be a folder of the installed package)
  */
 async function main(argv, { command = 'node tools/precompress', requireDir = false } = {}) {
-  const usage = usageText(command, PRECOMPRESS);
+  const usage = usageText(command, PRECOMPRESS, { dirRequired: requireDir });
   let options;
   let parsed;
   try {
