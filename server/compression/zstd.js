@@ -10,8 +10,9 @@ const { createNapiZstdEngine, ZSTD_POOL_SIZE } = require('./zstd-napi');
 const { loadFailure } = require('../errors');
 
 const ZSTD_BACKENDS = Object.freeze(['zlib', 'zstd-napi']);
-// What a user without either backend does about it (npm, pnpm and yarn alike).
-const ZSTD_FIX = 'use Node.js 24 (node:zlib has zstd) or install the zstd-napi package';
+// What a user without either backend does about it (npm, pnpm and yarn alike): zstd-napi's
+// install script fetches or builds its addon, which --ignore-scripts and pnpm skip.
+const ZSTD_FIX = 'use Node.js 24 (node:zlib has zstd), or install zstd-napi with its install script allowed';
 
 /** The backend this process uses: node:zlib's where it can serve, else zstd-napi. */
 function zstdBackend() {

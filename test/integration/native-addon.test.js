@@ -60,7 +60,7 @@ test('the node engine and handler() never load native/; the native engine does',
 });
 
 const ZSTD_MISSING = `warn zstd is not offered: node:zlib has no zstd in Node.js ${process.versions.node} and zstd-napi cannot be loaded: ` +
-  'No native build was found for platform=test; to fix it use Node.js 24 (node:zlib has zstd) or install the zstd-napi package';
+  'No native build was found for platform=test; to fix it use Node.js 24 (node:zlib has zstd), or install zstd-napi with its install script allowed';
 const NO_ZLIB_ZSTD = { NO_ZLIB_ZSTD: '1' };
 // Where node:zlib has zstd with dictionaries (Node 24), zstd-napi is not needed.
 const ZLIB_ZSTD = zstdBackend() === 'zlib' ? undefined : `node:zlib's zstd cannot serve in Node.js ${process.versions.node}`;
