@@ -35,9 +35,21 @@ function parseSummary(output) {
   return m === null ? null : { lines: Number(m[1]), branches: Number(m[2]), functions: Number(m[3]) };
 }
 
-/** [file, line %] of each file row of the report (TAP "# " or spec "ℹ " prefix). */
+/**
+ * [file, line %] of each file row of the report (TAP "# " or spec "ℹ " prefix). Node 20 writes
+ * each file's path; Node 22 and 24 write a tree, a folder's row (no figures) above its entries
+ * indented one space deeper, so the path is rebuilt from the folders above.
+ */
 function parseFileRows(output) {
-  return [...output.matchAll(/^(?:# |ℹ )?(\S+\.[cm]?js)\s*\|\s*([\d.]+)\s*\|/gm)].map((m) => [m[1], Number(m[2])]);
+  const rows = [];
+  const folders = [];
+  for (const [, indent, name, percent] of output.matchAll(/^(?:# |ℹ )?( *)([^\s|]+)\s*\|\s*([\d.]*)\s*\|/gm)) {
+    const depth = indent.length;
+    folders.length = depth;
+    if (percent === '') folders[depth] = name;
+    else if (/\.[cm]?js$/.test(name)) rows.push([[...folders, name].join('/'), Number(percent)]);
+  }
+  return rows;
 }
 
 /**

@@ -17,6 +17,7 @@ const { startBackgroundPrecompress } = require('./site/background-precompress');
 const { watchRoot } = require('./site/watch-precompress');
 const { runCacheCommand } = require('./site/cache-command');
 const { startCacheUpkeep } = require('./site/cache-upkeep');
+const { writeStarterConfig } = require('./config/starter-config');
 
 const EXIT_BAD_OPTION = 2;
 
@@ -45,6 +46,10 @@ const SUBCOMMANDS = {
     run: (argv, env) => runCacheCommand(argv, env).catch(fail),
     help: 'cache [list] | cache clean [DIR]   the --cache-dir folders of the roots served (size, last use), and their removal',
   },
+  init: {
+    run: (argv) => runInit(argv),
+    help: 'init [DIR]                write a starter DIR/negotiate.config.json whose $schema resolves from DIR (never overwrites)',
+  },
   trust: {
     run: (argv, env) => runTrustCommand('trust', argv, env).catch(fail),
     help: 'trust [--ca-dir DIR]      install the local CA into the browsers\' NSS databases',
@@ -62,6 +67,26 @@ function fail(err) {
   }
   process.stderr.write(`negotiate-h2: ${err.stack || err}\n`);
   process.exit(1);
+}
+
+// Exit codes as for the server's options: 2 for a usage error, 1 when the file exists or cannot be written.
+function runInit(argv) {
+  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+    process.stdout.write(`usage: negotiate-h2 ${SUBCOMMANDS.init.help}\n`);
+    return 0;
+  }
+  if (argv.length > 1 || argv[0]?.startsWith('-')) {
+    process.stderr.write(`negotiate-h2 init: expected at most one directory, got ${argv.join(' ')}\nusage: negotiate-h2 ${SUBCOMMANDS.init.help}\n`);
+    return EXIT_BAD_OPTION;
+  }
+  try {
+    process.stdout.write(`wrote ${writeStarterConfig(argv[0] ?? '.')}\n`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`negotiate-h2 init: ${err.message}\n`);
+    return 1;
+  }
 }
 
 function onSignals(handler) {

@@ -29,8 +29,13 @@ function intoOwnBuffer(write, room) {
   const own = Buffer.allocUnsafeSlow(room);
   const n = write(own, 0);
   // The room asked for is a bound (a Huffman string decodes to at most 8/5 of
-  // its length); the rest would stay allocated as long as the result.
-  return n === room ? own : Buffer.from(own.subarray(0, n));
+  // its length); the rest would stay allocated as long as the result. Copied
+  // into an exact allocation: Node 24's Buffer.from(buffer) rounds large
+  // backing stores up (20 KB gets 64 KiB).
+  if (n === room) return own;
+  const exact = Buffer.allocUnsafeSlow(n);
+  own.copy(exact, 0, 0, n);
+  return exact;
 }
 
 module.exports = { intoSlab };

@@ -1,13 +1,13 @@
 'use strict';
 // The content codings this server can produce, their compression settings, and
 // the engines that implement them. Every call is asynchronous: zlib and
-// lzma-native run on the libuv thread pool, zstd on worker threads.
+// lzma-native run on the libuv thread pool, zstd there too or on worker threads (zstd.js).
 
 const { constants: { MAX_LENGTH } } = require('node:buffer');
 const { createZlibBrotliEngine, createGzipEngine, createDeflateEngine } = require('./zlib');
 const { createIltorbEngine } = require('./iltorb');
 const { createLzmaEngine } = require('./lzma');
-const { createZstdEngine } = require('./zstd');
+const { createZstdEngine, ZSTD_FIX } = require('./zstd');
 const { loadFailure } = require('../errors');
 
 /** Server preference order, best first. */
@@ -92,15 +92,20 @@ function codedError(message, code, ErrorClass = Error) {
   return Object.assign(new ErrorClass(message), { code });
 }
 
-/**
- * Engines for zstd and lzma come from addons (`pkg`); a runtime without one cannot produce that
- * coding: null, and why in `unavailable`.
- */
-function optionalEngine(coding, pkg, create, unavailable) {
+// The codings whose engine a runtime may lack: why (from the engine's error) and the fix.
+// zstd's engine says itself which of its backends are missing (zstd.js).
+const OPTIONAL_ENGINES = {
+  zstd: { create: createZstdEngine, why: loadFailure, fix: ZSTD_FIX },
+  lzma: { create: createLzmaEngine, why: (err) => `its addon cannot be loaded (${loadFailure(err)})`, fix: 'run: npm rebuild lzma-native' },
+};
+
+/** The engine of `coding` (a key of OPTIONAL_ENGINES), or null with why and the fix in `unavailable`. */
+function optionalEngine(coding, unavailable) {
+  const { create, why, fix } = OPTIONAL_ENGINES[coding];
   try {
     return create();
   } catch (err) {
-    unavailable[coding] = { pkg, reason: loadFailure(err) };
+    unavailable[coding] = { reason: why(err), fix };
     return null;
   }
 }
@@ -109,7 +114,7 @@ function optionalEngine(coding, pkg, create, unavailable) {
 function warnUnavailable(engines, encodings, log) {
   for (const coding of encodings) {
     const missing = engines.unavailable[coding];
-    if (missing !== undefined) log.warn(`${coding} is not offered: its addon cannot be loaded (${missing.reason}); to fix it run: npm rebuild ${missing.pkg}`);
+    if (missing !== undefined) log.warn(`${coding} is not offered: ${missing.reason}; to fix it ${missing.fix}`);
   }
 }
 
@@ -129,10 +134,10 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
   const unavailable = {};
   const byCoding = {
     br: createBrotli(),
-    zstd: optionalEngine('zstd', 'zstd-napi', createZstdEngine, unavailable),
+    zstd: optionalEngine('zstd', unavailable),
     gzip: createGzipEngine(),
     deflate: createDeflateEngine(),
-    lzma: optionalEngine('lzma', 'lzma-native', createLzmaEngine, unavailable),
+    lzma: optionalEngine('lzma', unavailable),
   };
 
   function engineFor(coding) {
@@ -155,8 +160,8 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
   /**
    * @typedef {object} Engines
    * @property {string[]} available codings this runtime can produce, in CODINGS order.
-   * @property {Record<string, { pkg: string, reason: string }>} unavailable the others: the
-   *   package of the addon that did not load, and its error's first line.
+   * @property {Record<string, { reason: string, fix: string }>} unavailable the others: why
+   *   (one line) and what the user can do about it.
    * @property {'zlib'|'iltorb'} brotliEngine
    * @property {(coding: string, input: Buffer, options?: { level?: 'dynamic'|'max'|number }) => Promise<Buffer>} compress
    * @property {(coding: string, options?: { level?: 'dynamic'|'max', sizeHint?: number }) => import('node:stream').Transform} createCompressStream

@@ -6,20 +6,21 @@
 //   iltorb and lzma-native. It also runs every fs call, so one thread is left to file reads:
 //   an lzma-native job holds its thread for a whole buffer, and with every thread compressing
 //   no response could read its file.
-// - zstd and dcz run on zstd's own worker threads (zstd.js, ZSTD_POOL_SIZE); dcb on libuv's.
+// - zstd and dcz run on libuv's too with node:zlib's zstd, and on zstd's own worker threads
+//   (ZSTD_POOL_SIZE) with the zstd-napi backend (zstd.js picks the backend); dcb on libuv's.
 // A compression admitted beyond its pool's threads would not start sooner: it would queue,
 // holding its input and output, while the request could be answered now with a variant or
 // identity. So a full pool refuses (tryAcquire returns null) and the caller renegotiates or
 // answers 503.
 
-const { ZSTD_POOL_SIZE } = require('./zstd');
+const { ZSTD_POOL_SIZE, zstdBackend } = require('./zstd');
 
 // Node starts libuv's pool with UV_THREADPOOL_SIZE threads (default 4, at most 1024).
 const UV_DEFAULT_THREADS = 4;
 
-/** The pool each coding's compressions run on. */
-function poolOf(coding) {
-  return coding === 'zstd' || coding === 'dcz' ? 'zstd' : 'libuv';
+/** The pool each coding's compressions run on, with zstd's `backend` (default: this process's). */
+function poolOf(coding, backend = zstdBackend()) {
+  return (coding === 'zstd' || coding === 'dcz') && backend === 'zstd-napi' ? 'zstd' : 'libuv';
 }
 
 /** Slots per pool, from the threads the process really has. */
@@ -33,9 +34,11 @@ class CompressionBudget {
   /**
    * @param {{ libuv: number, zstd: number }} [sizes] slots per pool (at least 1 each);
    *   default poolSizes()
-   * @param {{ now?: () => number }} [clock] milliseconds, monotonic (tests pass their own)
+   * @param {{ now?: () => number, backend?: 'zlib'|'zstd-napi' }} [settings] now: milliseconds,
+   *   monotonic (tests pass their own); backend: zstd's, which decides its pool (poolOf)
    */
-  constructor(sizes = poolSizes(), { now = () => performance.now() } = {}) {
+  constructor(sizes = poolSizes(), { now = () => performance.now(), backend = zstdBackend() } = {}) {
+    this.zstdBackend = backend;
     this.sizes = { libuv: Math.max(1, sizes.libuv), zstd: Math.max(1, sizes.zstd) };
     this.used = { libuv: 0, zstd: 0 };
     this.byUse = {};
@@ -52,7 +55,7 @@ class CompressionBudget {
    * @returns {(() => void) | null} release, idempotent
    */
   tryAcquire(coding, use) {
-    const pool = poolOf(coding);
+    const pool = poolOf(coding, this.zstdBackend);
     if (this.used[pool] >= this.sizes[pool]) return null;
     this.used[pool]++;
     this.byUse[use] = (this.byUse[use] ?? 0) + 1;

@@ -1,5 +1,5 @@
 'use strict';
-// Worker-thread side of the zstd engine. zstd-napi only exposes synchronous
+// Worker-thread side of the zstd-napi backend (zstd-napi.js). zstd-napi only exposes synchronous
 // (de)compression, which must never run on the server's event loop, so every
 // zstd call happens here. Protocol (one reply per request, matched by id):
 //   { id, op: 'compress', level, input }        -> { id, output }
@@ -15,17 +15,10 @@ const { parentPort } = require('node:worker_threads');
 const { Compressor } = require('zstd-napi');
 const binding = require('zstd-napi/binding');
 const { outputTooLarge } = require('../errors');
+const { WINDOW_LOG_MAX, dictionaryTableLog } = require('./zstd-params');
 
 const OUT_CHUNK = binding.cStreamOutSize();
 const D_OUT_CHUNK = binding.dStreamOutSize();
-// RFC 9659 3: encoders of the "zstd" content coding must not need windows over 8 MB (2^23,
-// the limit browsers decode to), so a variant that needs more is not servable; the limit also
-// bounds the decoder's window buffer.
-const WINDOW_LOG_MAX = 23;
-// dcz with a large dictionary (compressWithDictionary): the levels whose default tables hold at
-// most 2^20 entries, and the largest tables (log2 of entries) given them.
-const FAST_LEVEL_MAX = 9;
-const DICT_TABLE_LOG_MAX = 22;
 // Contexts hold several MiB of tables at high levels; reusing a few avoids
 // reallocating them for every streamed response.
 const MAX_IDLE_CONTEXTS = 4;
@@ -108,14 +101,8 @@ function compressWithDictionary(input, dictionary, level) {
   dictCctx.reset(binding.ResetDirective.sessionAndParameters);
   dictCctx.setParameter(binding.CParameter.compressionLevel, level);
   dictCctx.setParameter(binding.CParameter.windowLog, WINDOW_LOG_MAX);
-  // The fast levels' match-finder tables stop growing at 2^17 to 2^20 entries whatever the
-  // input: past a megabyte of dictionary and input most dictionary positions are lost to
-  // collisions (a 4 MB bundle a release apart against its previous release: 216 KB at level 3,
-  // 2.6 KB with tables of 2^20 entries, 2.5x the time). There the tables get an entry per 8
-  // bytes, from 2^20 (no smaller than those levels' own) to 2^22; the strong levels keep theirs.
-  const tableLog = Math.ceil(Math.log2(dictionary.length + input.length)) - 3;
-  if (level <= FAST_LEVEL_MAX && tableLog > 17) {
-    const log = Math.min(Math.max(tableLog, 20), DICT_TABLE_LOG_MAX);
+  const log = dictionaryTableLog(level, dictionary.length, input.length);
+  if (log !== null) {
     dictCctx.setParameter(binding.CParameter.hashLog, log);
     dictCctx.setParameter(binding.CParameter.chainLog, log);
   }

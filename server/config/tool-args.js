@@ -27,15 +27,20 @@ function parseToolArgs(argv, entries, usageError) {
   }
 }
 
-/** Usage text: the command, then a line for the directory and each flag with its default. */
-function usageText(command, entries) {
+/**
+ * Usage text: the command, then a line for the directory and each flag with its default.
+ * dirRequired: the command refuses to run without a directory, so its default is not shown.
+ */
+function usageText(command, entries, { dirRequired = false } = {}) {
+  const dirName = dirRequired ? 'DIR' : 'dir';
   const rows = [...entries, HELP].map((e) => {
-    const left = e.flag === undefined ? (e.key === 'dir' ? 'dir' : null) : `--${e.flag}${e.arg ? ` ${e.arg}` : ''}${e.multiple ? ' ...' : ''}`;
+    const isDir = e.flag === undefined && e.key === 'dir';
+    const left = e.flag === undefined ? (isDir ? dirName : null) : `--${e.flag}${e.arg ? ` ${e.arg}` : ''}${e.multiple ? ' ...' : ''}`;
     if (left === null) return null;
-    const def = e.def !== undefined && !e.bool ? ` (default: ${e.def})` : '';
+    const def = e.def !== undefined && !e.bool ? (isDir && dirRequired ? ' (required)' : ` (default: ${e.def})`) : '';
     return `  ${left.padEnd(20)} ${e.help}${def}`;
   }).filter((row) => row !== null);
-  return `usage: ${command} [dir] [options]\n${rows.join('\n')}\n`;
+  return `usage: ${command} ${dirRequired ? dirName : `[${dirName}]`} [options]\n${rows.join('\n')}\n`;
 }
 
 module.exports = { parseToolArgs, usageText };

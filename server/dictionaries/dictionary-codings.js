@@ -23,7 +23,7 @@ const HEADERS = Object.freeze({
 const BASE_CODING = Object.freeze({ dcb: 'br', dcz: 'zstd' });
 // zstd's magic for a formatted dictionary (ZSTD_MAGIC_DICTIONARY, little-endian): zstd loads a
 // dictionary that starts with it as a formatted one, not as the raw content RFC 9842 requires,
-// and zstd-napi does not expose ZSTD_dct_rawContent, so such a dictionary gets no dcz.
+// and neither zstd backend (zstd.js) exposes ZSTD_dct_rawContent, so such a dictionary gets no dcz.
 const ZSTD_DICT_MAGIC = Buffer.from([0x37, 0xa4, 0x30, 0xec]);
 // Brotli 1.1.0 searches a raw shared dictionary only from quality 5 up: below, dcb is no smaller
 // than br (a 40 KB script against its previous release: 3,052 bytes at quality 4, 17 at 5).

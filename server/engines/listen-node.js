@@ -51,6 +51,9 @@ function createNodeListener({ tls, timeouts, core, log, isClosing, metrics }) {
     settings: HTTP2_SETTINGS,
     ...HTTP2_OPTIONS,
     handshakeTimeout: timeouts.handshakeTimeout,
+    // Node 24's HTTP/1 fallback answers a request without Host itself, with an empty 400; the
+    // server's own check (host-header.js) answers it, as on HTTP/2 and Node 20.
+    http1Options: { requireHostHeader: false },
   });
   // Adding a 'request' listener makes Node also route every HTTP/2 stream through the compat
   // layer; that hook is the server's only initial 'newListener' listener. HTTP/2 is served

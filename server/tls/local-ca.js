@@ -59,9 +59,23 @@ async function readCa(caDir) {
   return { cert, key, x509, name: caCommonName(x509), certFile };
 }
 
+// Errors of making a folder that mean no one may write there.
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR']);
+
+// The default --ca-dir is under HOME: where HOME cannot be written, that is what to say (the
+// bare errno names a folder the user never chose), with the ways out.
+function caDirError(caDir, err) {
+  const home = os.homedir();
+  if (UNWRITABLE.has(err.code) && !path.relative(home, caDir).startsWith('..')) {
+    return new ConfigError(`--ca-dir: cannot make the local CA in ${caDir}: HOME (${home}) is not writable (${err.code}); ` +
+      'choose a writable folder with --ca-dir DIR (or XDG_CONFIG_HOME), or serve your own certificate with --cert and --key');
+  }
+  return new ConfigError(`--ca-dir: ${caDir}: ${err.message}`);
+}
+
 // Resolves the CA in caDir, making it first if the directory has none.
 async function loadOrCreateCa(caDir, log) {
-  const dirError = (err) => new ConfigError(`--ca-dir: ${caDir}: ${err.message}`);
+  const dirError = (err) => caDirError(caDir, err);
   try {
     return await readCa(caDir);
   } catch (err) {

@@ -14,6 +14,7 @@ const { packedInstall, spawnInstalled, run } = require('../helpers/packed-instal
 const { createClients } = require('../helpers/clients');
 const { REPO_ROOT, PASS_DONE } = require('../helpers/server');
 const { tscSkipReason, runTsc } = require('../helpers/tsc');
+const { zstdBackend } = require('../../server/compression/zstd');
 
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 const PREBUILD = `prebuilds/${process.platform}-${process.arch}/negotiate-h2.node`;
@@ -26,6 +27,13 @@ const NEEDED = ['package.json', 'README.md', 'binding.gyp', 'server/index.js', '
   'tools/codings-report/cli.js', 'tools/report/svg-chart.js', 'tools/report/markdown-table.js', PREBUILD,
   'index.d.ts', 'index.mjs', 'types/options.d.ts', 'native/index.d.ts', 'negotiate.config.schema.json'];
 const STACK_LINE = /^\s+at .+\(.+:\d+:\d+\)$/m;
+const ZSTD_MISSING = 'zstd is not offered: .+ and zstd-napi cannot be loaded: .+; to fix it use Node\\.js 24 \\(node:zlib has zstd\\), or install zstd-napi with its install script allowed';
+
+// zstd works in the install: node:zlib has it, or zstd-napi (an optional dependency, whose addon
+// an install script builds, which --ignore-scripts skipped) was built.
+function zstdServed(pkg) {
+  return zstdBackend() === 'zlib' || fs.existsSync(path.join(pkg.app, 'node_modules', 'zstd-napi', 'build'));
+}
 
 // Each test gets the one install of this process, or skips saying why there is none.
 async function installed(t) {
@@ -61,6 +69,11 @@ test('npm pack: the files a fresh install needs, the prebuilt addon among them, 
   if (pkg === null) return;
   for (const file of pkg.files) assert.equal(FORBIDDEN.find((re) => re.test(file)), undefined, file);
   for (const needed of NEEDED) assert.ok(pkg.files.includes(needed), needed);
+  // The README's links into docs/ work where the package is installed.
+  const linked = [...fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').matchAll(/\]\((docs\/[^)#]+)/g)].map((m) => m[1]);
+  assert.ok(linked.length > 10);
+  assert.deepEqual(linked.filter((file) => !pkg.files.includes(file)), []);
+  assert.deepEqual(pkg.files.filter((file) => file.startsWith('docs/tools/')), []);
   assert.equal(MANIFEST.private, undefined, 'publishable');
   assert.equal(MANIFEST.bin['negotiate-h2'], 'server/index.js');
   // Installed without scripts: nothing was compiled, and the addon is the prebuild.
@@ -96,13 +109,11 @@ test('installed with --ignore-scripts, `npx negotiate-h2 site` serves br over HT
   const out = server.output();
   assert.doesNotMatch(out, /HPACK addon cannot be loaded/);
   assert.doesNotMatch(out, STACK_LINE);
-  // zstd-napi builds its addon in an install script, which --ignore-scripts skipped.
-  const zstdBuilt = fs.existsSync(path.join(pkg.app, 'node_modules', 'zstd-napi', 'build'));
   const zstdLines = out.split('\n').filter((line) => /zstd/.test(line));
-  if (zstdBuilt) assert.deepEqual(zstdLines, []);
+  if (zstdServed(pkg)) assert.deepEqual(zstdLines, []);
   else {
     assert.equal(zstdLines.length, 1, out);
-    assert.match(zstdLines[0], /zstd is not offered: its addon cannot be loaded \(.+\); to fix it run: npm rebuild zstd-napi$/);
+    assert.match(zstdLines[0], new RegExp(`${ZSTD_MISSING}$`));
   }
 });
 
@@ -184,13 +195,13 @@ test('the installed CLI and API: precompress writes next to a folder\'s files (w
   const dir = path.join(pkg.app, 'built');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'app.js'), `export const lines = [\n${'  "a line of the bundle",\n'.repeat(400)}];\n`);
-  // zstd-napi's addon is built by an install script, which --ignore-scripts skipped: no .zst, and
-  // one line saying so, but the other variants are written.
-  const zstdBuilt = fs.existsSync(path.join(pkg.app, 'node_modules', 'zstd-napi', 'build'));
+  // Without zstd (zstd-napi unbuilt and no node:zlib zstd): no .zst, and one line saying so, but
+  // the other variants are written.
+  const zstd = zstdServed(pkg);
   const precompressed = await run('npx', ['--no-install', 'negotiate-h2', 'precompress', 'built'], { cwd: pkg.app });
-  for (const ext of ['.br', '.gz', '.lzma', ...(zstdBuilt ? ['.zst'] : [])]) assert.ok(fs.existsSync(path.join(dir, `app.js${ext}`)), `app.js${ext}`);
-  assert.equal(fs.existsSync(path.join(dir, 'app.js.zst')), zstdBuilt);
-  if (!zstdBuilt) assert.match(precompressed.stderr, /^precompress: zstd is not offered: its addon cannot be loaded \(.+\); to fix it run: npm rebuild zstd-napi\n$/);
+  for (const ext of ['.br', '.gz', '.lzma', ...(zstd ? ['.zst'] : [])]) assert.ok(fs.existsSync(path.join(dir, `app.js${ext}`)), `app.js${ext}`);
+  assert.equal(fs.existsSync(path.join(dir, 'app.js.zst')), zstd);
+  if (!zstd) assert.match(precompressed.stderr, new RegExp(`^precompress: ${ZSTD_MISSING}\n$`));
   // `--help | head -1`: the reader goes away after one line; no EPIPE stack trace.
   const piped = await run('sh', ['-c', 'npx --no-install negotiate-h2 --help | head -1'], { cwd: pkg.app });
   assert.equal(piped.stderr, '');

@@ -289,7 +289,9 @@ test('negotiate-h2 precompress DIR writes the variants next to the files, with i
 
   const none = await runCli(['precompress', '--codings', 'br']);
   assert.equal(none.code, 2);
-  assert.match(none.stderr, /^precompress: expected the directory whose files get variants\nusage: negotiate-h2 precompress \[dir\]/);
+  // The usage says DIR is required, never a default it then refuses (the package's static/).
+  assert.match(none.stderr, /^precompress: expected the directory whose files get variants\nusage: negotiate-h2 precompress DIR \[options\]\n {2}DIR {18}directory whose files get variants \(required\)\n/);
+  assert.doesNotMatch(none.stderr, /default: .*static/);
 });
 
 test('npm start as a user with a fresh home: the certificate lands in ~/.config, nothing is written under the package', async (t) => {

@@ -6,11 +6,14 @@ const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { CompressionBudget, poolSizes, poolOf } = require('../../server/compression/compression-budget');
 const { CompressCache } = require('../../server/compression/compress-cache');
-const { ZSTD_POOL_SIZE } = require('../../server/compression/zstd');
+const { ZSTD_POOL_SIZE, zstdBackend } = require('../../server/compression/zstd');
 const { CODINGS } = require('../../server/compression/codings');
 
-test('each coding compresses on the pool that runs it: zstd on its workers, the rest on libuv', () => {
-  assert.deepEqual(CODINGS.map((c) => [c, poolOf(c)]), [['br', 'libuv'], ['zstd', 'zstd'], ['gzip', 'libuv'], ['deflate', 'libuv'], ['lzma', 'libuv']]);
+test('each coding compresses on the pool that runs it: zstd-napi\'s zstd on its workers, the rest on libuv', () => {
+  const pools = (backend) => [...CODINGS, 'dcz', 'dcb'].map((c) => [c, poolOf(c, backend)]);
+  assert.deepEqual(pools('zstd-napi'), [['br', 'libuv'], ['zstd', 'zstd'], ['gzip', 'libuv'], ['deflate', 'libuv'], ['lzma', 'libuv'], ['dcz', 'zstd'], ['dcb', 'libuv']]);
+  assert.deepEqual(pools('zlib'), [['br', 'libuv'], ['zstd', 'libuv'], ['gzip', 'libuv'], ['deflate', 'libuv'], ['lzma', 'libuv'], ['dcz', 'libuv'], ['dcb', 'libuv']]);
+  assert.equal(poolOf('zstd'), poolOf('zstd', zstdBackend()));
 });
 
 // [UV_THREADPOOL_SIZE, libuv slots]: one thread is left to fs calls, at least one slot.
@@ -21,8 +24,8 @@ for (const [uv, libuv] of SIZES) {
   });
 }
 
-test('a full pool refuses; the other pool still has its slots; a release frees one slot once', () => {
-  const budget = new CompressionBudget({ libuv: 2, zstd: 1 });
+test('a full pool refuses (zstd-napi: zstd on its own pool); the other pool still has its slots; a release frees one slot once', () => {
+  const budget = new CompressionBudget({ libuv: 2, zstd: 1 }, { backend: 'zstd-napi' });
   const a = budget.tryAcquire('gzip', 'cache');
   const b = budget.tryAcquire('br', 'stream');
   assert.equal(typeof a, 'function');

@@ -28,3 +28,21 @@ test('file rows, and the floor\'s figure: shipped rows weighted by line count', 
   assert.equal(weightedLines(rows, ['server/', 'tools/'], (f) => lines[f]), 66.67);
   assert.equal(weightedLines(rows, ['native/'], (f) => lines[f]), null);
 });
+
+test('file rows of Node 22 and 24\'s tree: each path rebuilt from the folder rows above it', () => {
+  const output = [
+    '# file                         | line % | branch % | funcs % | uncovered lines',
+    '# server                       |        |          |         | ',
+    '#  compression                 |        |          |         | ',
+    '#   codings.js                 |  95.00 |    80.00 |  100.00 | 3-4',
+    '#   zstd.js                    | 100.00 |   100.00 |  100.00 | ',
+    '#  errors.js                   |  50.00 |   100.00 |  100.00 | 2',
+    '# tools                        |        |          |         | ',
+    '#  precompress                 |        |          |         | ',
+    '#   index.js                   |  97.69 |    76.99 |   81.82 | 287-288',
+    '# all files                    |  95.68 |    91.62 |   92.48 | ',
+  ].join('\n');
+  assert.deepEqual(parseFileRows(output), [
+    ['server/compression/codings.js', 95], ['server/compression/zstd.js', 100], ['server/errors.js', 50], ['tools/precompress/index.js', 97.69],
+  ]);
+});

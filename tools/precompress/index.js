@@ -266,7 +266,7 @@ async function precompressDir(dir, {
  *   precompress`, where the default would be a folder of the installed package)
  */
 async function main(argv, { command = 'node tools/precompress', requireDir = false } = {}) {
-  const usage = usageText(command, PRECOMPRESS);
+  const usage = usageText(command, PRECOMPRESS, { dirRequired: requireDir });
   let options;
   let parsed;
   try {
@@ -287,8 +287,8 @@ async function main(argv, { command = 'node tools/precompress', requireDir = fal
   const stop = new AbortController();
   process.once('SIGTERM', () => stop.abort());
   const engines = createEngines({ levels: { max: options.levels } });
-  // The default list leaves out, with one line each, a coding whose addon this install lacks
-  // (zstd-napi installed without its build script); one asked for by name stays a usage error.
+  // The default list leaves out, with one line each, a coding this runtime cannot make (zstd
+  // without node:zlib's and with zstd-napi unbuilt); one asked for by name stays a usage error.
   let codings = options.codings;
   if (!parsed.given.has('codings')) {
     warnUnavailable(engines, codings, { warn: (line) => process.stderr.write(`precompress: ${line}\n`) });

@@ -44,6 +44,9 @@ async function checkUnchanged(file, expected) {
  * its source. Rounding up to the next microsecond, plus half a microsecond of
  * margin against the double's ~0.24 us rounding, lands exactly on that microsecond:
  * equal to the source's mtime when it is microsecond-aligned, at most 999 ns newer otherwise.
+ * Node 24's libuv keeps the double's nanoseconds instead (about 240 ns apart at today's dates):
+ * there the variant lands half a microsecond past that microsecond, 0.4 to 1.7 us newer than
+ * its source, never older.
  */
 function variantTimestamp(mtimeNs) {
   const micros = (mtimeNs + 999n) / 1000n;
