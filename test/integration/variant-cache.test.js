@@ -313,6 +313,10 @@ test('npm start as a user with a fresh home: the certificate lands in ~/.config,
   assert.deepEqual(await srv.stop(), { code: 0, signal: null });
   assert.deepEqual((await fs.readdir(path.join(config, 'certs'))).sort(), ['localhost-cert.pem', 'localhost-key.pem']);
   assert.equal((await fs.stat(path.join(config, 'certs'))).mode & 0o777, 0o700);
-  assert.deepEqual((await fs.readdir(path.join(home, '.cache', 'negotiate-h2'))).length, 1, 'one folder for the one root served');
+  // One folder for the one root served, and its note (files/cache-folders.js) naming the root.
+  const cacheEntries = (await fs.readdir(path.join(home, '.cache', 'negotiate-h2'))).sort();
+  assert.equal(cacheEntries.length, 2, cacheEntries.join());
+  assert.match(cacheEntries[0], /^[0-9a-f]{32}$/);
+  assert.deepEqual(await fs.readdir(path.join(home, '.cache', 'negotiate-h2', 'roots')), [`${cacheEntries[0]}.json`]);
   assert.deepEqual(await packageFiles(), before);
 });
