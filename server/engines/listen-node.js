@@ -6,7 +6,7 @@ const http = require('node:http');
 const http2 = require('node:http2');
 const { constants: { NGHTTP2_PROTOCOL_ERROR } } = http2;
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, STUCK_SESSION_SWEEP_MS, applyHttp1Limits } = require('../config/limits');
-const { createHttp1Handler } = require('./node/http1');
+const { createHttp1Handler, answerClientError } = require('./node/http1');
 const { createHttp2Handler } = require('./node/http2');
 const { sweepStuckSessions } = require('./node/stuck-sessions');
 const { guardHandshakes } = require('./handshake-guard');
@@ -66,6 +66,7 @@ function createNodeListener({ tls, timeouts, core, log, isClosing, metrics }) {
   }
   server.on('stream', createHttp2Handler(core, log, HTTP2_SETTINGS.maxHeaderListSize, timeouts.sendTimeout, metrics.h2));
   server.on('request', createHttp1Handler(core, log, isClosing, metrics.h1));
+  server.on('clientError', answerClientError);
 
   // Each session with what sweepStuckSessions() keeps about it.
   const sessions = new Map();

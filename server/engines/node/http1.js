@@ -7,6 +7,7 @@ const { loggedStatus } = require('../send-out');
 const { requestHost } = require('../../http/host-header');
 const { dispatch } = require('../dispatch');
 const { RequestError } = require('../../errors');
+const { LINGER_MS } = require('../../config/limits');
 
 // Responses one connection may have started and not yet flushed to its socket. A client that
 // pipelines requests and never reads its responses stops being read once it has this many:
@@ -99,4 +100,29 @@ function createHttp1Handler(core, log, isClosing, meter) {
   };
 }
 
-module.exports = { createHttp1Handler, MAX_PENDING_RESPONSES };
+// What a request Node's parser refused gets; anything else is 400.
+const CLIENT_ERROR_STATUS = {
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Content Too Large',
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+};
+
+// The server's 'clientError' listener. Node's own writes the answer and destroys the socket at
+// once: with the refused request's bytes still unread (a 64 KiB head past the limit), the kernel
+// then resets the connection, and a client can read the reset instead of the answer (Node 24
+// does, every time). So the answer goes out, our side closes, and input is read and dropped
+// for LINGER_MS before the socket goes (RFC 9112 9.6), as the native engine's HTTP/1.1 does.
+function answerClientError(err, socket) {
+  if (socket.destroyed) return;
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // A response already under way cannot be followed by another status line.
+  const started = socket._httpMessage?._headerSent === true;
+  const answer = started ? undefined : `HTTP/1.1 ${CLIENT_ERROR_STATUS[err.code] ?? '400 Bad Request'}\r\nConnection: close\r\n\r\n`;
+  socket.resume();
+  socket.end(answer, () => setTimeout(() => socket.destroy(), LINGER_MS).unref());
+}
+
+module.exports = { createHttp1Handler, answerClientError, MAX_PENDING_RESPONSES };
