@@ -54,6 +54,9 @@ const STUCK_SESSION_SWEEP_MS = 1_000;
 // still sending does not turn our close into a reset that discards what it has not read yet
 // (nginx: lingering_close). One value for both engines.
 const LINGER_MS = 2_000;
+// File bytes the node engine leaves in one Node response stream before it waits for them to
+// go: Node 20's highWaterMark, which the engine's memory bounds were measured with.
+const NODE_WRITE_BUFFER = 16 * 1024;
 // Unfinished TLS handshakes one process holds at once (server/engines/handshake-guard.js): a
 // share of its descriptor limit, so that connections that never finish a handshake cannot take
 // every descriptor before handshakeTimeout frees them (unknownLimit where /proc does not say),
@@ -90,4 +93,4 @@ function applyHttp1Limits(server, timeouts) {
   server.setTimeout(timeouts.idleTimeout);
 }
 
-module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, HTTP2_FLOOD, TIMEOUTS, PENDING_HANDSHAKES, OPEN_CONNECTIONS, STUCK_SESSION_SWEEP_MS, LINGER_MS, MAX_HTTP1_HEADER_BYTES, DELTA_WORK, applyHttp1Limits };
+module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, HTTP2_FLOOD, TIMEOUTS, PENDING_HANDSHAKES, OPEN_CONNECTIONS, STUCK_SESSION_SWEEP_MS, LINGER_MS, NODE_WRITE_BUFFER, MAX_HTTP1_HEADER_BYTES, DELTA_WORK, applyHttp1Limits };

@@ -4,8 +4,12 @@
 // the bytes; backpressure is its write() result and 'drain'.
 
 const { sendOut } = require('../send-out');
+const { NODE_WRITE_BUFFER } = require('../../config/limits');
 
 class ResponseSink {
+  #sending = null;
+  #held = false;
+
   constructor(res, finished) {
     this.res = res;
     this.finished = finished;
@@ -20,9 +24,23 @@ class ResponseSink {
     return true;
   }
 
+  // Node's own backpressure starts at the stream's highWaterMark, 16 KiB on Node 20 but 64 KiB
+  // from Node 22: a stream whose peer does not read would hold up to 80 KiB of file chunks
+  // there. So a response stops at NODE_WRITE_BUFFER whatever Node's mark; a chunk's write
+  // callback (it left the stream's buffer) then says when to go on, unless Node said false
+  // itself and its 'drain' will.
   write(chunk) {
-    return this.res.write(chunk);
+    if (!this.res.write(chunk, this.#written)) return false;
+    if (this.res.writableLength < NODE_WRITE_BUFFER) return true;
+    this.#held = true;
+    return false;
   }
+
+  #written = () => {
+    if (!this.#held || this.res.writableLength >= NODE_WRITE_BUFFER) return;
+    this.#held = false;
+    this.#sending.drain();
+  };
 
   end() {
     this.res.end();
@@ -34,6 +52,7 @@ class ResponseSink {
   }
 
   listen(sending) {
+    this.#sending = sending;
     this.res.on('drain', () => sending.drain());
     this.res.once('close', () => sending.close('aborted'));
   }
