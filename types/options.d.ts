@@ -31,7 +31,7 @@ export interface ServerOptions {
   publicHost?: string;
   /** server preference order, a subset of br,zstd,gzip,deflate,lzma (default: ["br","zstd","gzip","deflate","lzma"]) */
   encodings?: Array<"br" | "zstd" | "gzip" | "deflate" | "lzma"> | string;
-  /** zlib | iltorb (default: zlib) */
+  /** zlib | iltorb (for benchmarks: needs npm install iltorb) (default: zlib) */
   brotliEngine?: "zlib" | "iltorb";
   /** false: never compress on the fly (precompressed variants and identity only) (default: true) */
   dynamic?: boolean;

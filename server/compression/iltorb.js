@@ -1,7 +1,7 @@
 'use strict';
-// br through the deprecated iltorb addon (an optional dependency), kept only so
-// benchmarks can compare it with zlib's brotli. Loaded lazily: requiring it must
-// not fail for installs that skipped it.
+// br through the deprecated iltorb addon, kept only so benchmarks can compare it with zlib's
+// brotli: no dependency of the package (4.4 MB a server never needs), installed by hand where
+// wanted (npm install --no-save iltorb). Loaded lazily: requiring this module never fails.
 
 const { createZlibBrotliEngine } = require('./zlib');
 
@@ -10,7 +10,7 @@ function loadIltorb() {
     return require('iltorb');
   } catch (cause) {
     throw Object.assign(
-      new Error("brotli engine 'iltorb' is not available (the optional dependency iltorb is not installed or failed to build)", { cause }),
+      new Error("brotli engine 'iltorb' is not available (iltorb is not installed: npm install iltorb, or use --brotli-engine zlib)", { cause }),
       { code: 'ERR_ENGINE_UNAVAILABLE' },
     );
   }

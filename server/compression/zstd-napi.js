@@ -136,7 +136,7 @@ class ZstdCompressStream extends Transform {
 
 /**
  * @returns {import('./codings').CodingEngine} the zstd engine on zstd-napi; settings are `{ level }`.
- * @throws when zstd-napi cannot be loaded (it is an optional dependency).
+ * @throws when zstd-napi cannot be loaded (an optional peer: the user adds it where node:zlib has no zstd).
  */
 function createNapiZstdEngine() {
   // Fail at engine creation, not on the first request, when the addon cannot load.

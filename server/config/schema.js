@@ -98,7 +98,7 @@ const SERVER = [
   { flag: 'http-port', key: 'httpPort', arg: 'N', parse: p.port, help: 'plain-HTTP port that redirects to HTTPS (off by default)' },
   { flag: 'public-host', key: 'publicHost', arg: 'NAME', parse: p.hostName, help: 'a name --http-port may redirect to besides the certificate\'s names' },
   { flag: 'encodings', key: 'encodings', arg: 'LIST', def: CODINGS, parse: p.codingList(CODINGS), help: 'server preference order, a subset of ' + CODINGS.join(',') },
-  { flag: 'brotli-engine', key: 'brotliEngine', arg: 'E', def: 'zlib', parse: p.oneOf(['zlib', 'iltorb']), help: 'zlib | iltorb' },
+  { flag: 'brotli-engine', key: 'brotliEngine', arg: 'E', def: 'zlib', parse: p.oneOf(['zlib', 'iltorb']), help: 'zlib | iltorb (for benchmarks: needs npm install iltorb)' },
   { flag: 'no-dynamic', key: 'dynamic', bool: true, def: true, help: 'never compress on the fly (precompressed variants and identity only)' },
   { flag: 'negotiate-endpoint', key: 'negotiateEndpoint', arg: 'PATH', def: '/_negotiate', middlewareDef: 'off', parse: p.endpointPath, help: 'path of the JSON negotiation explainer the demo uses; off = none (handler() has it off unless this option is given)' },
   { flag: 'cors', key: 'cors', bool: true, def: false, help: 'let pages of any origin read the responses (Access-Control-Allow-Origin: *) and answer CORS preflights' },

@@ -29,7 +29,7 @@ const NEEDED = ['package.json', 'README.md', 'binding.gyp', 'server/index.js', '
 const STACK_LINE = /^\s+at .+\(.+:\d+:\d+\)$/m;
 const ZSTD_MISSING = 'zstd is not offered: .+ and zstd-napi cannot be loaded: .+; to fix it use Node\\.js 24 \\(node:zlib has zstd\\), or install zstd-napi with its install script allowed';
 
-// zstd works in the install: node:zlib has it, or zstd-napi (an optional dependency, whose addon
+// zstd works in the install: node:zlib has it, or zstd-napi (an optional peer the user adds, whose addon
 // an install script builds, which --ignore-scripts skipped) was built.
 function zstdServed(pkg) {
   return zstdBackend() === 'zlib' || fs.existsSync(path.join(pkg.app, 'node_modules', 'zstd-napi', 'build'));
