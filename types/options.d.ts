@@ -74,6 +74,8 @@ export interface ServerOptions {
   revalidateMs?: number;
   /** HTTP engines: node (node:http2 and Node's HTTP/1.1) | native (server/engines/h2, RFC 9113 in JS with the native HPACK codec, and server/engines/h1, RFC 9112) (default: native) */
   engine?: "node" | "native";
+  /** TLS connections of the native engine: node (node:tls) | c (native/transport, Linux: sockets, TLS and backpressure in C; falls back to node where it cannot load) (default: node) */
+  transport?: "node" | "c";
   /** processes sharing the port (1 = no cluster) (default: 1) */
   workers?: number;
   /** response-header rules: [{ "match": GLOB, "headers": { NAME: VALUE } }] (default: []) */

@@ -39,6 +39,11 @@ const LINGER_MS = 2_000;
 // share of its descriptor limit, so that connections that never finish a handshake cannot take
 // every descriptor before handshakeTimeout frees them; unknownLimit where /proc does not say.
 const PENDING_HANDSHAKES = { fdShare: 1 / 4, min: 16, max: 4096, unknownLimit: 256 };
+// The C transport (server/engines/transport/): output pending on a connection from highWater on
+// stops its reads and makes write() return false until all is out ('drain'), as a node:net
+// socket's writableHighWaterMark does; past maxPending (only an engine ignoring backpressure
+// gets there: it is more than any response the engines write at once) the connection is closed.
+const TRANSPORT = { highWater: 16 * 1024, maxPending: 64 * 1024 * 1024 };
 // Enough for the 8 KiB request-target limit plus ordinary headers, so over-long paths get 414.
 const MAX_HTTP1_HEADER_BYTES = 32 * 1024;
 
@@ -53,4 +58,4 @@ function applyHttp1Limits(server, timeouts) {
   server.setTimeout(timeouts.idleTimeout);
 }
 
-module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, TIMEOUTS, PENDING_HANDSHAKES, LINGER_MS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };
+module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, TIMEOUTS, PENDING_HANDSHAKES, TRANSPORT, LINGER_MS, MAX_HTTP1_HEADER_BYTES, applyHttp1Limits };

@@ -114,6 +114,7 @@ const SERVER = [
   { flag: 'log-format', key: 'logFormat', arg: 'F', def: 'short', parse: p.oneOf(LOG_FORMATS), help: LOG_FORMATS.join(' | ') + ' (access-log lines)' },
   { flag: 'revalidate-ms', key: 'revalidateMs', arg: 'N', def: 0, parse: p.intIn(0, 3_600_000), help: 'reuse a file\'s stat for N ms (0 = check the disk on every request)' },
   { flag: 'engine', key: 'engine', arg: 'E', def: 'native', parse: p.oneOf(['node', 'native']), help: 'HTTP engines: node (node:http2 and Node\'s HTTP/1.1) | native (server/engines/h2, RFC 9113 in JS with the native HPACK codec, and server/engines/h1, RFC 9112)' },
+  { flag: 'transport', key: 'transport', arg: 'T', def: 'node', parse: p.oneOf(['node', 'c']), help: 'TLS connections of the native engine: node (node:tls) | c (native/transport, Linux: sockets, TLS and backpressure in C; falls back to node where it cannot load)' },
   { flag: 'workers', key: 'workers', arg: 'N', def: 1, parse: p.intIn(1, MAX_WORKERS, { machineBound: true }), help: 'processes sharing the port (1 = no cluster)' },
   { flag: 'help', short: 'h', key: 'help', bool: true, command: true, file: false, help: 'show this help' },
   { flag: 'version', short: 'v', key: 'version', bool: true, command: true, file: false, help: 'print the version' },

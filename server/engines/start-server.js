@@ -14,6 +14,7 @@ const { createRedirectServer } = require('./redirect-server');
 const { watchCertificates } = require('../tls/reload');
 const { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS } = require('../config/limits');
 const { engineFor } = require('./hpack-addon');
+const { transportFor } = require('./transport');
 
 // Each engine's modules are loaded only when it is chosen (node:http2 is memory the native engine never uses).
 const LISTENERS = {
@@ -39,8 +40,11 @@ async function startServer(input = {}) {
   let closing = null;
   // A cluster's workers fall back silently: the primary said it once (server/cli.js).
   const engine = engineFor(options.engine, cluster.isWorker ? null : log);
+  // Only the native engine runs on the C transport, and only over TLS; a cluster's workers each
+  // open the port with SO_REUSEPORT there, instead of sharing the primary's.
+  const transport = engine === 'native' && tls !== null ? transportFor(options.transport, cluster.isWorker ? null : log) : 'node';
   const listener = LISTENERS[engine]({
-    tls, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: options.responseHeaders,
+    tls, transport, reusePort: cluster.isWorker, timeouts, core, log, isClosing: () => closing !== null, responseHeaders: options.responseHeaders,
   });
   const server = listener.server;
   const sockets = new Set();
