@@ -73,6 +73,21 @@ function forEachEngine(suite) {
   for (const engine of selectedEngines()) describe(`${engine} engine`, () => suite(engine));
 }
 
+// The transports the native engine's TLS connections can run on (--transport): node:tls, and the
+// C transport where its addon is built (server/engines/transport/).
+const TRANSPORTS = ['node', 'c'];
+
+// Declares `suite(transport)` once per transport inside describe('<transport> transport'); the
+// C one is skipped, with the reason, where it cannot load. NEGOTIATE_TRANSPORT=c runs any other
+// test file's servers on the C transport.
+function forEachTransport(suite) {
+  const { transportFor } = require('../../server/engines/transport');
+  for (const transport of TRANSPORTS) {
+    const skip = transportFor(transport, null) === transport ? false : 'the C transport cannot be loaded here';
+    describe(`${transport} transport`, { skip }, () => suite(transport));
+  }
+}
+
 // options: startServer options plus `files` for a fresh temporary root (or `root`).
 async function startTestServer({ files = {}, ...options } = {}) {
   const tmp = options.root ? null : await makeTempDir();
@@ -84,7 +99,9 @@ async function startTestServer({ files = {}, ...options } = {}) {
   const tls = await testCertificate();
   let server;
   try {
-    server = await startServer({ host: '127.0.0.1', port: 0, logLevel: 'silent', tls, engine: process.env.NEGOTIATE_ENGINE, ...options, root });
+    server = await startServer({
+      host: '127.0.0.1', port: 0, logLevel: 'silent', tls, engine: process.env.NEGOTIATE_ENGINE, transport: process.env.NEGOTIATE_TRANSPORT, ...options, root,
+    });
   } catch (err) {
     if (tmp) await fs.rm(tmp, { recursive: true, force: true });
     throw err;
@@ -180,4 +197,4 @@ function openSpoolFiles() {
 // The shared read-only material sits next to the repository (../shared in CI).
 const SHARED_DIR = path.resolve(REPO_ROOT, '..', 'shared');
 
-module.exports = { TEST_HOME, PASS_DONE, cachedVariant, forEachEngine, startTestServer, spawnCli, openSpoolFiles, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };
+module.exports = { TEST_HOME, PASS_DONE, cachedVariant, forEachEngine, forEachTransport, startTestServer, spawnCli, openSpoolFiles, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };
