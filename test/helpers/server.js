@@ -66,26 +66,29 @@ function selectedEngines() {
   return list;
 }
 
-// Declares `suite(engine)` once per engine, each inside describe('<engine> engine'), so every
-// test name carries the engine it ran on. Suites run one after the other, so a suite's
-// before()/after() hooks own the server for its tests alone.
-function forEachEngine(suite) {
-  for (const engine of selectedEngines()) describe(`${engine} engine`, () => suite(engine));
+// Declares `suite(engine, transport)` once per engine, each inside describe('<engine> engine'), so
+// every test name carries the engine it ran on; with { transports: true } the native engine runs
+// once more on the C transport (describe('native engine on the C transport'), skipped with the
+// reason where it cannot load). Suites run one after the other, so a suite's before()/after()
+// hooks own the server for its tests alone. NEGOTIATE_TRANSPORT=c puts any test file's servers
+// on the C transport.
+function forEachEngine(suite, { transports = false } = {}) {
+  for (const engine of selectedEngines()) {
+    describe(`${engine} engine`, () => suite(engine, process.env.NEGOTIATE_TRANSPORT));
+    if (transports && engine === 'native') describe('native engine on the C transport', { skip: cTransportSkipReason() }, () => suite(engine, 'c'));
+  }
 }
 
-// The transports the native engine's TLS connections can run on (--transport): node:tls, and the
-// C transport where its addon is built (server/engines/transport/).
-const TRANSPORTS = ['node', 'c'];
-
-// Declares `suite(transport)` once per transport inside describe('<transport> transport'); the
-// C one is skipped, with the reason, where it cannot load. NEGOTIATE_TRANSPORT=c runs any other
-// test file's servers on the C transport.
+// Declares `suite(transport)` once per TLS transport of the native engine ('node', 'c'), each
+// inside describe('<transport> transport'), the C one skipped where it cannot load.
 function forEachTransport(suite) {
+  describe('node transport', () => suite('node'));
+  describe('c transport', { skip: cTransportSkipReason() }, () => suite('c'));
+}
+
+function cTransportSkipReason() {
   const { transportFor } = require('../../server/engines/transport');
-  for (const transport of TRANSPORTS) {
-    const skip = transportFor(transport, null) === transport ? false : 'the C transport cannot be loaded here';
-    describe(`${transport} transport`, { skip }, () => suite(transport));
-  }
+  return transportFor('c', null) === 'c' ? false : 'the C transport cannot be loaded here';
 }
 
 // options: startServer options plus `files` for a fresh temporary root (or `root`).
@@ -132,16 +135,16 @@ function compressibleText(bytes, seed = 'line') {
 
 const SPAWN_TIMEOUT_MS = 20_000;
 
-// Runs the CLI (`node server ...args`), with `engine` through its environment twin (and under
-// `ulimit -n fdLimit` when given), and resolves once it printed the URL it listens on:
+// Runs the CLI (`node server ...args`), with `engine` and `transport` through their environment
+// twins (and under `ulimit -n fdLimit` when given), and resolves once it printed the URL it listens on:
 // { child, url, port, httpUrl, output() (everything printed so far), stdout() (its part on
 // stdout), exited (Promise of { code, signal }), stop(signal) }. Rejects with the output if it
 // exits or stalls first.
-function spawnCli(args, { env = {}, engine, cwd, fdLimit } = {}) {
+function spawnCli(args, { env = {}, engine, transport, cwd, fdLimit } = {}) {
   const command = [process.execPath, path.join(REPO_ROOT, 'server'), ...args];
   const limited = fdLimit === undefined ? command : ['/bin/sh', '-c', 'ulimit -n "$0" && exec "$@"', String(fdLimit), ...command];
   const child = spawn(limited[0], limited.slice(1), {
-    env: { ...process.env, ...(engine && { NEGOTIATE_ENGINE: engine }), ...env },
+    env: { ...process.env, ...(engine && { NEGOTIATE_ENGINE: engine }), ...(transport && { NEGOTIATE_TRANSPORT: transport }), ...env },
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
