@@ -1,19 +1,34 @@
 'use strict';
 // The native engine on both TLS transports (--transport node and c), one suite per transport
 // (forEachTransport): exact bodies over HTTP/1.1, HTTP/1.0 and h2 with curl, Node's https and
-// http2 clients, and ALPN in the server's order. h2spec runs on both in h2spec.test.js.
+// http2 clients, ALPN in the server's order, connections that go quiet after their handshake,
+// and a client that never reads. h2spec runs on both in h2spec.test.js, the handshake guard in
+// tls-handshake-guard.test.js.
 
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const tls = require('node:tls');
 const { startTestServer, forEachTransport, compressibleText } = require('../helpers/server');
 const { curlSkipReason } = require('../helpers/clients');
+const { waitFor, countOpenFds, isFileOrSocket } = require('../helpers/poll');
 
 // A page, and a body large enough (3 MB) that writing it fills the socket buffers: the server
 // waits for the socket, and HTTP/2 for WINDOW_UPDATE.
 const PAGE = '<!doctype html><title>transport</title>\n'.repeat(30);
 const LARGE = Buffer.from(compressibleText(3_000_000, 'large'));
 const FILES = { 'index.html': PAGE, 'large.txt': LARGE };
+const HEADERS_TIMEOUT_MS = 300;
+
+/** A TLS connection; resolves { socket, closed (Promise of ms from the handshake to the server's close) }. */
+function connect(t, ALPNProtocols) {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ port: t.port, host: '127.0.0.1', ca: t.server.certificate, servername: 'localhost', ALPNProtocols }, () => {
+      const started = performance.now();
+      resolve({ socket, closed: new Promise((done) => socket.once('close', () => done(performance.now() - started))) });
+    });
+    socket.once('error', reject);
+  });
+}
 
 forEachTransport((transport) => {
   let t;
@@ -66,5 +81,49 @@ forEachTransport((transport) => {
     assert.equal(await alpnOf(['http/1.0']), 'http/1.0');
     assert.equal(await alpnOf(undefined), false);
     await assert.rejects(alpnOf(['spdy/3']), /no application protocol|no_application_protocol/i);
+  });
+
+  // The hostile round's "finished its handshake, then sent nothing or half a head": closed by the
+  // engine's headersTimeout (HTTP/1.1) or its preface timer (h2), not left open.
+  for (const [name, alpn, bytes] of [
+    ['HTTP/1.1, nothing', ['http/1.1'], ''],
+    ['HTTP/1.1, half a head', ['http/1.1'], 'GET /index.html HTTP/1.1\r\nHost: loc'],
+    ['h2, nothing', ['h2'], ''],
+    ['h2, half the preface', ['h2'], 'PRI * HTTP/2.0\r\n'],
+  ]) {
+    test(`a connection quiet after its handshake (${name}) is closed after headersTimeout`, async () => {
+      const quiet = await startTestServer({ engine: 'native', transport, files: FILES, timeouts: { headersTimeout: HEADERS_TIMEOUT_MS } });
+      try {
+        const { socket, closed } = await connect(quiet, alpn);
+        socket.on('error', () => {});
+        socket.resume(); // a 408 or a GOAWAY may come first: the close is what counts
+        if (bytes) socket.write(bytes);
+        let timer;
+        const ms = await Promise.race([closed, new Promise((r) => { timer = setTimeout(r, HEADERS_TIMEOUT_MS * 10, 'open'); })]);
+        clearTimeout(timer);
+        assert.notEqual(ms, 'open', `still open ${HEADERS_TIMEOUT_MS * 10} ms after the handshake`);
+        assert.ok(ms >= HEADERS_TIMEOUT_MS - 20, `closed after ${ms} ms`);
+      } finally {
+        await quiet.close();
+      }
+    });
+  }
+
+  // 100 pipelined requests for 3 MB each (300 MB) that the client never reads: the server holds
+  // what the socket buffers take plus one response at most, and lets go of everything once the
+  // client is gone.
+  test('a client that never reads its pipelined answers costs bounded memory, all freed when it goes', async () => {
+    global.gc?.();
+    const fds = countOpenFds(isFileOrSocket);
+    const rss = process.memoryUsage().rss;
+    const { socket } = await connect(t, ['http/1.1']);
+    socket.on('error', () => {});
+    socket.pause();
+    socket.write('GET /large.txt HTTP/1.1\r\nHost: localhost\r\naccept-encoding: identity\r\n\r\n'.repeat(100));
+    await new Promise((r) => setTimeout(r, 1500));
+    const grown = (process.memoryUsage().rss - rss) / 2 ** 20;
+    assert.ok(grown < 64, `RSS grew ${grown.toFixed(1)} MiB for 300 MB asked and not read`);
+    socket.destroy();
+    await waitFor(() => countOpenFds(isFileOrSocket) <= fds, { what: () => `descriptors back to ${fds} (${countOpenFds(isFileOrSocket)})` });
   });
 });
