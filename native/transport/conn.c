@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -11,15 +12,9 @@
 
 #include <openssl/err.h>
 
-#include "listener.h"
+#include "acceptor.h"
+#include "handshakes.h"
 
-#define BACKLOG 511
-// Accepts per readable event, so that a burst of connections cannot keep
-// the loop from the connections it already has.
-#define ACCEPTS_PER_EVENT 64
-// After EMFILE/ENFILE the listener waits this long before accepting again,
-// instead of waking the loop over and over for a connection it cannot take.
-#define ACCEPT_RETRY_MS 100
 // One read buffer for all connections (the loop runs one callback at a
 // time): what one readable event decrypts, up to this, is one on_data.
 #define READ_BUFFER (64 * 1024)
@@ -38,22 +33,17 @@ struct tserver {
     SSL_CTX *ctx;
     tserver_options o;
     tserver_events ev;
-    int listen_fd;
-    int port;
-    uv_poll_t listen_poll;
-    uv_timer_t handshake_timer; // the oldest unfinished handshake's deadline
-    uv_timer_t accept_retry;
+    acceptor acc;
+    handshakes hs;
     unsigned char *read_buffer;
     tconn **slots;
     uint32_t *gens;
     uint32_t slot_count, slot_cap;
     uint32_t *free_slots;
     uint32_t free_count;
-    tconn *handshaking, *handshaking_tail; // arrival order is deadline order
-    size_t handshaking_count;
     size_t open_conns;
     int open_handles;
-    bool stopped, closing;
+    bool closing;
 };
 
 struct tconn {
@@ -69,10 +59,9 @@ struct tconn {
     bool closing, error;
     bool paused, read_ended, end_requested, write_shut, want_drain;
     bool want_write; // OpenSSL asked for a writable socket to go on reading
-    uint64_t deadline;
+    hs_link hs; // while the handshake is not finished
     uint64_t last_active;
     unsigned idle_ms;
-    tconn *hs_prev, *hs_next;
     unsigned char *out; // pending bytes are out[out_start, out_len)
     size_t out_start, out_len, out_cap;
     char address[INET6_ADDRSTRLEN];
@@ -152,23 +141,6 @@ static tconn *lookup(tserver *s, uint64_t id)
 
 // ---- closing ----
 
-static void handshaking_unlink(tconn *c)
-{
-    tserver *s = c->s;
-    if (c->opened || (!c->hs_prev && s->handshaking != c))
-        return;
-    if (c->hs_prev)
-        c->hs_prev->hs_next = c->hs_next;
-    else
-        s->handshaking = c->hs_next;
-    if (c->hs_next)
-        c->hs_next->hs_prev = c->hs_prev;
-    else
-        s->handshaking_tail = c->hs_prev;
-    c->hs_prev = c->hs_next = NULL;
-    s->handshaking_count--;
-}
-
 static void on_conn_handle_closed(uv_handle_t *handle)
 {
     tconn *c = handle->data;
@@ -195,7 +167,7 @@ static void conn_close(tconn *c, bool error)
         return;
     c->closing = true;
     c->error = error;
-    handshaking_unlink(c);
+    handshakes_remove(&c->s->hs, &c->hs);
     ERR_clear_error();
     uv_close((uv_handle_t *)&c->poll, on_conn_handle_closed);
     uv_close((uv_handle_t *)&c->idle, on_conn_handle_closed);
@@ -392,7 +364,7 @@ static void read_some(tconn *c)
 static void opened(tconn *c)
 {
     tserver *s = c->s;
-    handshaking_unlink(c);
+    handshakes_remove(&s->hs, &c->hs);
     c->opened = true;
     const unsigned char *alpn;
     unsigned alpn_len;
@@ -461,23 +433,10 @@ static void on_conn_event(uv_poll_t *handle, int status, int events)
 
 // ---- the handshake guard ----
 
-static void arm_handshake_timer(tserver *s);
-
-static void on_handshake_timer(uv_timer_t *timer)
+static void drop_handshake(void *data, hs_link *link)
 {
-    tserver *s = timer->data;
-    uint64_t now = uv_now(s->loop);
-    while (s->handshaking && s->handshaking->deadline <= now)
-        conn_close(s->handshaking, false);
-    arm_handshake_timer(s);
-}
-
-static void arm_handshake_timer(tserver *s)
-{
-    if (!s->handshaking || s->closing)
-        return;
-    uint64_t now = uv_now(s->loop), deadline = s->handshaking->deadline;
-    uv_timer_start(&s->handshake_timer, on_handshake_timer, deadline > now ? deadline - now : 0, 0);
+    (void)data;
+    conn_close((tconn *)((char *)link - offsetof(tconn, hs)), false);
 }
 
 // ---- accepting ----
@@ -499,8 +458,9 @@ static void peer_of(tconn *c)
     }
 }
 
-static void accept_one(tserver *s, int fd)
+static void accept_one(void *data, int fd)
 {
+    tserver *s = data;
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     tconn *c = calloc(1, sizeof *c);
@@ -523,61 +483,13 @@ static void accept_one(tserver *s, int fd)
     c->events = -1;
     peer_of(c);
     s->open_conns++;
-    c->deadline = uv_now(s->loop) + s->o.handshake_timeout_ms;
-    c->hs_prev = s->handshaking_tail;
-    if (s->handshaking_tail)
-        s->handshaking_tail->hs_next = c;
-    else
-        s->handshaking = c;
-    s->handshaking_tail = c;
-    s->handshaking_count++;
-    // Past the cap the oldest goes: a real client finishes within a round
-    // trip, long before a flood of silent ones pushes it out.
-    if (s->handshaking_count > s->o.max_handshakes)
-        conn_close(s->handshaking, false);
-    if (s->handshaking == c)
-        arm_handshake_timer(s);
     update_watch(c, false);
+    handshakes_add(&s->hs, &c->hs);
 }
 
-static void on_listen_event(uv_poll_t *handle, int status, int events);
-
-static void on_accept_retry(uv_timer_t *timer)
+static void on_part_closed(void *data)
 {
-    tserver *s = timer->data;
-    if (!s->stopped)
-        uv_poll_start(&s->listen_poll, UV_READABLE, on_listen_event);
-}
-
-static void on_listen_event(uv_poll_t *handle, int status, int events)
-{
-    (void)events;
-    tserver *s = handle->data;
-    if (status < 0 || s->stopped)
-        return;
-    for (int i = 0; i < ACCEPTS_PER_EVENT; i++) {
-        int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd >= 0) {
-            accept_one(s, fd);
-            continue;
-        }
-        if (errno == EINTR || errno == ECONNABORTED)
-            continue;
-        // Out of descriptors or memory: accepting waits, the connections
-        // already open go on, and the pending ones stay in the backlog.
-        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-            uv_poll_stop(&s->listen_poll);
-            uv_timer_start(&s->accept_retry, on_accept_retry, ACCEPT_RETRY_MS, 0);
-        }
-        return;
-    }
-}
-
-static void on_server_handle_closed(uv_handle_t *handle)
-{
-    tserver *s = handle->data;
-    if (handle == (uv_handle_t *)&s->listen_poll)
-        close(s->listen_fd);
+    tserver *s = data;
     s->open_handles--;
     server_maybe_free(s);
 }
@@ -593,36 +505,33 @@ int tserver_open(uv_loop_t *loop, SSL_CTX *ctx, const tserver_options *o, const 
         SSL_CTX_free(ctx);
         return -ENOMEM;
     }
-    int fd = listener_open(o->host, o->port, o->reuse_port, BACKLOG, &s->port);
-    if (fd < 0) {
+    s->acc.data = s;
+    s->acc.on_accept = accept_one;
+    s->acc.on_closed = on_part_closed;
+    int rc = acceptor_open(&s->acc, loop, o->host, o->port, o->reuse_port);
+    if (rc < 0) {
         free(read_buffer);
         free(s);
         SSL_CTX_free(ctx);
-        return fd;
+        return rc;
     }
     s->loop = loop;
     s->ctx = ctx;
     s->o = *o;
     s->o.host = NULL; // the caller's
     s->ev = *ev;
-    s->listen_fd = fd;
     s->read_buffer = read_buffer;
-    uv_poll_init(loop, &s->listen_poll, fd);
-    uv_timer_init(loop, &s->handshake_timer);
-    uv_timer_init(loop, &s->accept_retry);
-    s->listen_poll.data = s->handshake_timer.data = s->accept_retry.data = s;
-    s->open_handles = 3;
-    // Only the listener keeps the process alive, as with net.Server.
-    uv_unref((uv_handle_t *)&s->handshake_timer);
-    uv_unref((uv_handle_t *)&s->accept_retry);
-    uv_poll_start(&s->listen_poll, UV_READABLE, on_listen_event);
+    handshakes_init(&s->hs, loop, o->handshake_timeout_ms, o->max_handshakes);
+    s->hs.data = s;
+    s->hs.drop = drop_handshake;
+    s->open_handles = 2; // the acceptor and the handshake timer
     *out = s;
     return 0;
 }
 
 int tserver_port(const tserver *s)
 {
-    return s->port;
+    return s->acc.port;
 }
 
 void tserver_set_context(tserver *s, SSL_CTX *ctx)
@@ -641,13 +550,9 @@ void tserver_stop(tserver *s)
 {
     if (s->closing)
         return;
-    s->closing = s->stopped = true;
-    uv_close((uv_handle_t *)&s->listen_poll, on_server_handle_closed);
-    uv_close((uv_handle_t *)&s->handshake_timer, on_server_handle_closed);
-    uv_close((uv_handle_t *)&s->accept_retry, on_server_handle_closed);
-    while (s->handshaking)
-        conn_close(s->handshaking, false);
-    server_maybe_free(s);
+    s->closing = true;
+    acceptor_close(&s->acc);
+    handshakes_close(&s->hs, on_part_closed);
 }
 
 void tserver_close(tserver *s)
