@@ -25,6 +25,9 @@ class TransportSocket extends EventEmitter {
   // when C sent it at once) to highWater, cleared by the 'drain' that follows once all is out.
   #needDrain = false;
   #drainQueued = false;
+  // What C had pending after the last write: it only goes down until C's DRAIN says 0, so this is
+  // an upper bound that costs no call into C (h2/output.js reads it for every chunk).
+  #pending = 0;
 
   constructor(transport, id, { alpn, address, port, highWater }) {
     super();
@@ -45,7 +48,7 @@ class TransportSocket extends EventEmitter {
 
   get writableNeedDrain() { return this.#needDrain; }
   get writableLength() {
-    return this.destroyed ? 0 : Math.max(0, this.#transport.pending(this.#id)) + this.#corkedBytes;
+    return this.destroyed ? 0 : this.#pending + this.#corkedBytes;
   }
 
   write(data, encoding, cb) {
@@ -84,6 +87,7 @@ class TransportSocket extends EventEmitter {
   #send(data, bytes) {
     const pending = this.#transport.write(this.#id, data);
     if (pending < 0) return false; // closed: 'close' is on its way
+    this.#pending = pending;
     const ok = this.#below(bytes + pending);
     // All sent already: the 'drain' a blocked writer waits for comes on the next tick. With
     // bytes pending, C reports when they are out.
@@ -91,7 +95,7 @@ class TransportSocket extends EventEmitter {
       this.#drainQueued = true;
       process.nextTick(() => {
         this.#drainQueued = false;
-        if (!this.destroyed && this.#transport.pending(this.#id) === 0) this.onDrain();
+        if (!this.destroyed && this.#pending === 0) this.onDrain();
       });
     }
     return ok;
@@ -154,6 +158,7 @@ class TransportSocket extends EventEmitter {
     if (!this.allowHalfOpen) this.end();
   }
   onDrain() {
+    this.#pending = 0;
     if (!this.#needDrain) return;
     this.#needDrain = false;
     this.emit('drain');
