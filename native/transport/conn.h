@@ -18,10 +18,11 @@
 
 typedef struct tserver tserver;
 
-// What the transport tells its owner, each call on the loop's thread and
-// never from inside a tserver_* call that the owner made (except on_open's
-// callers' reads, which only follow it). id names a connection from on_open
-// until on_close; a stale id is refused by every tserver_* call.
+// What the transport tells its owner, each call on the loop's thread from a
+// libuv callback, never from inside a tserver_* call the owner made (the one
+// exception: tserver_pause(false) hands over what OpenSSL already holds).
+// id names a connection from on_open until on_close; a stale id is refused
+// by every tserver_* call.
 typedef struct tserver_events {
     void *data;
     void (*on_open)(void *data, uint64_t id, const char *alpn, size_t alpn_len, const char *address, int port);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <uv.h>
+
 napi_value throw_error(napi_env env, const char *code, const char *message)
 {
     napi_throw_error(env, code, message);
@@ -21,7 +23,8 @@ napi_value throw_listen_error(napi_env env, int rc, const char *host, int port)
     char message[160];
     snprintf(message, sizeof message, "listen %s:%d: %s", host, port, rc == -EINVAL ? "not an IP address" : strerror(-rc));
     napi_value code, msg, error;
-    const char *name = rc == -EADDRINUSE ? "EADDRINUSE" : rc == -EACCES ? "EACCES" : rc == -EINVAL ? "ERR_TRANSPORT_INVALID_ARGUMENT" : "ERR_TRANSPORT_LISTEN";
+    // libuv's errors are -errno on Unix: EADDRINUSE, EADDRNOTAVAIL... as node:net names them.
+    const char *name = rc == -EINVAL ? "ERR_TRANSPORT_INVALID_ARGUMENT" : uv_err_name(rc);
     napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &code);
     napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &msg);
     napi_create_error(env, code, msg, &error);

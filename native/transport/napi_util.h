@@ -9,8 +9,9 @@
 
 napi_value throw_error(napi_env env, const char *code, const char *message);
 bool buffer_arg(napi_env env, napi_value value, void **data, size_t *len);
-// The error of a listen that failed with -errno rc, thrown: EADDRINUSE and
-// EACCES keep their codes so that callers name the option to change.
+// The error of a listen that failed with -errno rc, thrown with the errno's
+// name as its code (EADDRINUSE, EACCES...), as node:net's, so that callers
+// name the option to change.
 napi_value throw_listen_error(napi_env env, int rc, const char *host, int port);
 
 #endif

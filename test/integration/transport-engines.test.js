@@ -83,6 +83,17 @@ forEachTransport((transport) => {
     await assert.rejects(alpnOf(['spdy/3']), /no application protocol|no_application_protocol/i);
   });
 
+  test('listen: a host name is looked up; a port in use is a ConfigError naming it', async () => {
+    const named = await startTestServer({ engine: 'native', transport, files: FILES, host: 'localhost' });
+    try {
+      assert.equal((await named.h1('/index.html')).status, 200);
+    } finally {
+      await named.close();
+    }
+    await assert.rejects(startTestServer({ engine: 'native', transport, files: FILES, port: t.port }),
+      { name: 'ConfigError', message: new RegExp(`127\\.0\\.0\\.1:${t.port}: in use`) });
+  });
+
   // The hostile round's "finished its handshake, then sent nothing or half a head": closed by the
   // engine's headersTimeout (HTTP/1.1) or its preface timer (h2), not left open.
   for (const [name, alpn, bytes] of [

@@ -6,7 +6,9 @@
 // the connections before it, and its handshake guard bounds them). 'close' follows close() once
 // every connection is gone.
 
+const dns = require('node:dns');
 const { EventEmitter } = require('node:events');
+const { isIP } = require('node:net');
 const { transportListen, EVENT } = require('../../../native/transport');
 const { TransportSocket } = require('./socket');
 const { maxPendingHandshakes, openFileLimit } = require('../handshake-guard');
@@ -27,8 +29,21 @@ class TransportServer extends EventEmitter {
     this.key = options.key;
   }
 
+  // host: an address, or a name looked up first (its first address), as net.Server does.
   listen(port, host, cb) {
     if (cb) this.once('listening', cb);
+    if (isIP(host)) {
+      this.#listenOn(port, host);
+      return this;
+    }
+    dns.lookup(host, (err, address) => {
+      if (err) this.emit('error', err);
+      else this.#listenOn(port, address);
+    });
+    return this;
+  }
+
+  #listenOn(port, host) {
     const o = this.#options;
     try {
       this.#transport = transportListen({
@@ -39,12 +54,11 @@ class TransportServer extends EventEmitter {
       });
     } catch (err) {
       process.nextTick(() => this.emit('error', err));
-      return this;
+      return;
     }
     this.#port = this.#transport.port;
     this.#host = host;
     process.nextTick(() => this.emit('listening'));
-    return this;
   }
 
   address() {
