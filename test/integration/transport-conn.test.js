@@ -1,8 +1,9 @@
 'use strict';
 // The C connection transport (native/transport.js transportListen, native/transport/conn.c) on
 // its own, below the engines: the idle timer after the handshake, a connection closed past
-// maxPending, calls on a closed connection, argument errors, and a run under valgrind with no
-// error or leak in the transport's code (test/helpers/transport-exercise.js).
+// maxPending, calls on a closed connection, renegotiation refused, argument errors, and a run
+// under valgrind with no error or leak in the transport's code
+// (test/helpers/transport-exercise.js).
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -81,6 +82,22 @@ test('a write past maxPending closes the connection; calls on a closed id answer
     assert.equal(transport.write(id, Buffer.from('x')), -1);
     assert.equal(transport.pending(id), -1);
     assert.equal(transport.control(id, CONTROL.END), -1);
+  } finally {
+    await stop();
+  }
+});
+
+test('a TLS 1.2 client asking to renegotiate is refused with no_renegotiation', { skip }, async () => {
+  const { transport, stop } = await listen({});
+  try {
+    const socket = await new Promise((resolve, reject) => {
+      const s = tls.connect({ port: transport.port, host: '127.0.0.1', rejectUnauthorized: false, maxVersion: 'TLSv1.2' }, () => resolve(s));
+      s.once('error', reject);
+    });
+    const error = new Promise((resolve) => socket.once('error', resolve));
+    assert.equal(socket.renegotiate({}, () => {}), true);
+    assert.equal((await error).code, 'ERR_SSL_NO_RENEGOTIATION');
+    await closed(socket);
   } finally {
     await stop();
   }
