@@ -11,7 +11,8 @@ const { HTTP2_SETTINGS } = require('../config/limits');
 const { serveHttp1 } = require('./h1');
 const { serveHttp2 } = require('./h2');
 const { guardHandshakes } = require('./handshake-guard');
-const { TransportServer } = require('./transport/server');
+// Loaded only when chosen: it loads the transport addon, which an installed package may lack.
+const transportServer = (options) => new (require('./transport/server').TransportServer)(options);
 
 // Returns { server (to listen on), close() (graceful: every connection finishes what it was
 // asked, HTTP/2 with GOAWAY, HTTP/1.1 with Connection: close, then closes), destroy() }.
@@ -26,7 +27,7 @@ function createNativeListener({ tls: credentials, transport = 'node', reusePort 
   };
   const onC = credentials !== null && transport === 'c';
   const server = credentials === null ? net.createServer()
-    : onC ? new TransportServer({ ...secure, alpn: secure.ALPNProtocols, reusePort, idleTimeout: Math.max(timeouts.idleTimeout, timeouts.http2IdleTimeout) })
+    : onC ? transportServer({ ...secure, alpn: secure.ALPNProtocols, reusePort, idleTimeout: Math.max(timeouts.idleTimeout, timeouts.http2IdleTimeout) })
       : tls.createServer(secure);
   const connections = new Set();
   const ctx = { core, log, timeouts, isClosing, settings: HTTP2_SETTINGS, responseHeaders };
