@@ -1,6 +1,7 @@
 #include "acceptor.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -41,20 +42,32 @@ static void on_listen_event(uv_poll_t *handle, int status, int events)
     }
 }
 
-int acceptor_open(acceptor *a, uv_loop_t *loop, const char *host, int port, bool reuse_port)
+int acceptor_open(acceptor *a, uv_loop_t *loop, const acceptor_config *c)
 {
-    int fd = listener_open(host, port, reuse_port, BACKLOG, &a->port);
+    int fd = listener_open(c->host, c->port, c->reuse_port, BACKLOG, &a->port);
     if (fd < 0)
         return fd;
     a->fd = fd;
     a->closing = false;
+    a->data = c->data;
+    a->on_accept = c->on_accept;
+    a->on_closed = c->on_closed;
+    handshakes_init(&a->hs, loop, c->handshake_timeout_ms, c->max_handshakes);
+    a->hs.data = c->data;
+    a->hs.drop = c->drop;
     uv_poll_init(loop, &a->poll, fd);
     uv_timer_init(loop, &a->retry);
     uv_unref((uv_handle_t *)&a->retry);
     a->poll.data = a->retry.data = a;
-    a->open_handles = 2;
+    a->open_handles = 3; // the poll, the retry timer and the handshake timer
     uv_poll_start(&a->poll, UV_READABLE, on_listen_event);
     return 0;
+}
+
+static void one_closed(acceptor *a)
+{
+    if (--a->open_handles == 0)
+        a->on_closed(a->data);
 }
 
 static void on_handle_closed(uv_handle_t *handle)
@@ -62,8 +75,12 @@ static void on_handle_closed(uv_handle_t *handle)
     acceptor *a = handle->data;
     if (handle == (uv_handle_t *)&a->poll)
         close(a->fd);
-    if (--a->open_handles == 0 && a->on_closed)
-        a->on_closed(a->data);
+    one_closed(a);
+}
+
+static void on_handshakes_closed(handshakes *q)
+{
+    one_closed((acceptor *)((char *)q - offsetof(acceptor, hs)));
 }
 
 void acceptor_close(acceptor *a)
@@ -73,4 +90,5 @@ void acceptor_close(acceptor *a)
     a->closing = true;
     uv_close((uv_handle_t *)&a->poll, on_handle_closed);
     uv_close((uv_handle_t *)&a->retry, on_handle_closed);
+    handshakes_close(&a->hs, on_handshakes_closed);
 }

@@ -13,7 +13,6 @@
 #include <openssl/err.h>
 
 #include "acceptor.h"
-#include "handshakes.h"
 
 // One read buffer for all connections (the loop runs one callback at a
 // time): what one readable event decrypts, up to this, is one on_data.
@@ -33,8 +32,7 @@ struct tserver {
     SSL_CTX *ctx;
     tserver_options o;
     tserver_events ev;
-    acceptor acc;
-    handshakes hs;
+    acceptor acc; // with the unfinished handshakes
     unsigned char *read_buffer;
     tconn **slots;
     uint32_t *gens;
@@ -167,7 +165,7 @@ static void conn_close(tconn *c, bool error)
         return;
     c->closing = true;
     c->error = error;
-    handshakes_remove(&c->s->hs, &c->hs);
+    handshakes_remove(&c->s->acc.hs, &c->hs);
     ERR_clear_error();
     uv_close((uv_handle_t *)&c->poll, on_conn_handle_closed);
     uv_close((uv_handle_t *)&c->idle, on_conn_handle_closed);
@@ -364,7 +362,7 @@ static void read_some(tconn *c)
 static void opened(tconn *c)
 {
     tserver *s = c->s;
-    handshakes_remove(&s->hs, &c->hs);
+    handshakes_remove(&s->acc.hs, &c->hs);
     c->opened = true;
     const unsigned char *alpn;
     unsigned alpn_len;
@@ -484,10 +482,10 @@ static void accept_one(void *data, int fd)
     peer_of(c);
     s->open_conns++;
     update_watch(c, false);
-    handshakes_add(&s->hs, &c->hs);
+    handshakes_add(&s->acc.hs, &c->hs);
 }
 
-static void on_part_closed(void *data)
+static void on_acceptor_closed(void *data)
 {
     tserver *s = data;
     s->open_handles--;
@@ -505,10 +503,10 @@ int tserver_open(uv_loop_t *loop, SSL_CTX *ctx, const tserver_options *o, const 
         SSL_CTX_free(ctx);
         return -ENOMEM;
     }
-    s->acc.data = s;
-    s->acc.on_accept = accept_one;
-    s->acc.on_closed = on_part_closed;
-    int rc = acceptor_open(&s->acc, loop, o->host, o->port, o->reuse_port);
+    int rc = acceptor_open(&s->acc, loop, &(acceptor_config){
+        .host = o->host, .port = o->port, .reuse_port = o->reuse_port, .handshake_timeout_ms = o->handshake_timeout_ms,
+        .max_handshakes = o->max_handshakes, .data = s, .on_accept = accept_one, .drop = drop_handshake, .on_closed = on_acceptor_closed,
+    });
     if (rc < 0) {
         free(read_buffer);
         free(s);
@@ -521,10 +519,7 @@ int tserver_open(uv_loop_t *loop, SSL_CTX *ctx, const tserver_options *o, const 
     s->o.host = NULL; // the caller's
     s->ev = *ev;
     s->read_buffer = read_buffer;
-    handshakes_init(&s->hs, loop, o->handshake_timeout_ms, o->max_handshakes);
-    s->hs.data = s;
-    s->hs.drop = drop_handshake;
-    s->open_handles = 2; // the acceptor and the handshake timer
+    s->open_handles = 1; // the acceptor
     *out = s;
     return 0;
 }
@@ -552,7 +547,6 @@ void tserver_stop(tserver *s)
         return;
     s->closing = true;
     acceptor_close(&s->acc);
-    handshakes_close(&s->hs, on_part_closed);
 }
 
 void tserver_close(tserver *s)

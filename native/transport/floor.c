@@ -13,7 +13,6 @@
 #include <openssl/err.h>
 
 #include "acceptor.h"
-#include "handshakes.h"
 
 // One read buffer for all connections (the loop runs one callback at a
 // time): what a connection left unanswered is copied in front of what is
@@ -32,8 +31,7 @@ typedef struct conn conn;
 struct floor_server {
     uv_loop_t *loop;
     SSL_CTX *ctx;
-    acceptor acc;
-    handshakes hs;
+    acceptor acc; // with the unfinished handshakes
     floor_response *responses; // targets and bytes in one allocation
     size_t response_count;
     const unsigned char *not_found;
@@ -94,7 +92,7 @@ static void conn_close(conn *c)
         return;
     c->closing = true;
     floor_server *s = c->server;
-    handshakes_remove(&s->hs, &c->hs);
+    handshakes_remove(&s->acc.hs, &c->hs);
     if (c->prev)
         c->prev->next = c->next;
     else
@@ -325,7 +323,7 @@ static void handshake(conn *c)
         return;
     }
     c->handshaken = true;
-    handshakes_remove(&c->server->hs, &c->hs);
+    handshakes_remove(&c->server->acc.hs, &c->hs);
     read_requests(c);
 }
 
@@ -377,10 +375,10 @@ static void accept_one(void *data, int fd)
     s->conns = c;
     s->open_conns++;
     watch(c, UV_READABLE);
-    handshakes_add(&s->hs, &c->hs);
+    handshakes_add(&s->acc.hs, &c->hs);
 }
 
-static void on_part_closed(void *data)
+static void on_acceptor_closed(void *data)
 {
     floor_server *s = data;
     s->open_handles--;
@@ -420,10 +418,10 @@ int floor_open(uv_loop_t *loop, SSL_CTX *ctx, const floor_options *o, floor_serv
         SSL_CTX_free(ctx);
         return -ENOMEM;
     }
-    s->acc.data = s;
-    s->acc.on_accept = accept_one;
-    s->acc.on_closed = on_part_closed;
-    int rc = acceptor_open(&s->acc, loop, o->host, o->port, o->reuse_port);
+    int rc = acceptor_open(&s->acc, loop, &(acceptor_config){
+        .host = o->host, .port = o->port, .reuse_port = o->reuse_port, .handshake_timeout_ms = o->handshake_timeout_ms,
+        .max_handshakes = MAX_HANDSHAKES, .data = s, .on_accept = accept_one, .drop = drop_handshake, .on_closed = on_acceptor_closed,
+    });
     if (rc < 0) {
         free(read_buffer);
         free(responses);
@@ -440,10 +438,7 @@ int floor_open(uv_loop_t *loop, SSL_CTX *ctx, const floor_options *o, floor_serv
         s->not_found += o->responses[i].target_len + o->responses[i].len;
     s->not_found_len = o->not_found_len;
     s->read_buffer = read_buffer;
-    handshakes_init(&s->hs, loop, o->handshake_timeout_ms, MAX_HANDSHAKES);
-    s->hs.data = s;
-    s->hs.drop = drop_handshake;
-    s->open_handles = 2; // the acceptor and the handshake timer
+    s->open_handles = 1; // the acceptor
     *out = s;
     return 0;
 }
@@ -459,7 +454,6 @@ void floor_close(floor_server *s)
         return;
     s->closing = true;
     acceptor_close(&s->acc);
-    handshakes_close(&s->hs, on_part_closed);
     while (s->conns)
         conn_close(s->conns);
 }

@@ -68,10 +68,10 @@ void handshakes_remove(handshakes *q, hs_link *link)
 static void on_timer_closed(uv_handle_t *handle)
 {
     handshakes *q = handle->data;
-    q->on_closed(q->data);
+    q->on_closed(q);
 }
 
-void handshakes_close(handshakes *q, void (*on_closed)(void *data))
+void handshakes_close(handshakes *q, void (*on_closed)(handshakes *q))
 {
     q->closing = true;
     q->on_closed = on_closed;

@@ -27,7 +27,7 @@ typedef struct handshakes {
     void *data;
     // Closes the connection of link, which must call handshakes_remove.
     void (*drop)(void *data, hs_link *link);
-    void (*on_closed)(void *data);
+    void (*on_closed)(struct handshakes *q);
 } handshakes;
 
 void handshakes_init(handshakes *q, uv_loop_t *loop, unsigned timeout_ms, size_t max);
@@ -37,6 +37,6 @@ void handshakes_add(handshakes *q, hs_link *link);
 void handshakes_remove(handshakes *q, hs_link *link);
 // Drops every connection still on the list and closes the timer; on_closed
 // follows once it is closed.
-void handshakes_close(handshakes *q, void (*on_closed)(void *data));
+void handshakes_close(handshakes *q, void (*on_closed)(handshakes *q));
 
 #endif
