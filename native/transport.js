@@ -1,8 +1,11 @@
 'use strict';
-// The transport addon (build/Release/transport.node, sources in native/transport/): for now the
-// C floor of issue #21, an HTTPS/1.1 server on Node's own event loop that owns its sockets and
-// TLS (OpenSSL from the node binary) and answers each request head with a prebuilt response.
-// It measures what sockets and TLS cost below any HTTP engine; the engines do not run on it yet.
+// The transport addon (build/Release/transport.node, sources in native/transport/), on Node's
+// own event loop with sockets and TLS in C (OpenSSL from the node binary):
+// - floorListen: the C floor of issue #21, an HTTPS/1.1 server that answers each request head
+//   with a prebuilt response, which measures what sockets and TLS cost below any HTTP engine;
+// - transportListen: the connection transport under the engines (issue #26), which hands
+//   plaintext to JavaScript and sends what it writes (server/engines/transport/ builds sockets
+//   on it).
 const path = require('node:path');
 const { isIP } = require('node:net');
 
@@ -42,4 +45,48 @@ function floorListen({
   return { port: addon.floorPort(handle), close: () => addon.floorClose(handle) };
 }
 
-module.exports = { floorListen, HANDSHAKE_TIMEOUT_MS };
+// What onEvent(type, id, ...) reports, as native/transport/binding_conn.c numbers them:
+// OPEN (alpn or false, address, port), DATA (Buffer), END, DRAIN, FINISH, TIMEOUT,
+// CLOSE (hadError), FREED (the server and all its connections are gone; id 0).
+const EVENT = Object.freeze({ OPEN: 0, DATA: 1, END: 2, DRAIN: 3, FINISH: 4, TIMEOUT: 5, CLOSE: 6, FREED: 7 });
+const CONTROL = Object.freeze({ PAUSE: 0, RESUME: 1, END: 2, DESTROY: 3, IDLE: 4 });
+const U32 = 2 ** 32 - 1;
+
+const alpnWire = (protocols) => Buffer.concat(protocols.map((name) => {
+  if (name.length < 1 || name.length > 255) throw invalid(`ALPN protocol ${name} must be 1-255 bytes`);
+  return Buffer.concat([Buffer.from([name.length]), Buffer.from(name, 'latin1')]);
+}));
+
+function checkCount(value, name, min) {
+  if (!Number.isInteger(value) || value < min || value > U32) throw invalid(`${name} must be an integer ${min}-${U32}, got ${value}`);
+  return value;
+}
+
+// alpn: protocol names, most preferred first (the server's order wins). Timeouts in ms
+// (idleTimeoutMs 0: none). highWater: pending output at which reads stop and a write asks for
+// DRAIN; maxPending: pending output past which a connection is closed. onEvent(type, id, a, b,
+// c) gets EVENT. Returns the calls on the server and its connections (ids from OPEN).
+function transportListen({
+  host = '127.0.0.1', port = 0, reusePort = false, cert, key, alpn, handshakeTimeoutMs = HANDSHAKE_TIMEOUT_MS,
+  maxHandshakes, idleTimeoutMs, highWater, maxPending, onEvent,
+}) {
+  if (!isIP(host)) throw invalid(`host must be an IP address, got ${host}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw invalid(`port must be 0-65535, got ${port}`);
+  if (typeof onEvent !== 'function') throw invalid('onEvent must be a function');
+  const handle = addon.connListen(host, port, Boolean(reusePort), checkCount(handshakeTimeoutMs, 'handshakeTimeoutMs', 1),
+    checkCount(maxHandshakes, 'maxHandshakes', 1), checkCount(idleTimeoutMs, 'idleTimeoutMs', 0),
+    checkCount(highWater, 'highWater', 1), checkCount(maxPending, 'maxPending', highWater),
+    asBuffer(cert, 'cert'), asBuffer(key, 'key'), alpnWire(alpn), onEvent);
+  return {
+    port: addon.connPort(handle),
+    setContext: (newCert, newKey) => addon.connSetContext(handle, asBuffer(newCert, 'cert'), asBuffer(newKey, 'key'), alpnWire(alpn)),
+    // Stops accepting; with all, closes every connection too. FREED follows the last close.
+    stop: (all) => addon.connStop(handle, Boolean(all)),
+    // Bytes left pending after writing one Buffer or an array of at most 64; -1: closed.
+    write: (id, data) => addon.connWrite(handle, id, data),
+    pending: (id) => addon.connPending(handle, id),
+    control: (id, what, value = 0) => addon.connControl(handle, id, what, value),
+  };
+}
+
+module.exports = { floorListen, transportListen, EVENT, CONTROL, HANDSHAKE_TIMEOUT_MS };

@@ -12,6 +12,7 @@ const { loadCertificate } = require('./tls/certs');
 const { startServer } = require('./engines/start-server');
 const { runTrustCommand } = require('./tls/trust-command');
 const { engineFor } = require('./engines/hpack-addon');
+const { transportFor } = require('./engines/transport');
 const { createEngines, warnUnavailable } = require('./compression/codings');
 const { startBackgroundPrecompress } = require('./site/background-precompress');
 const { watchRoot } = require('./site/watch-precompress');
@@ -177,8 +178,9 @@ async function runPrimary(options) {
   const log = loggerFor(options);
   try {
     if (options.https && !options.cert) await loadCertificate(options, log);
-    // Said here once when the native engine or a coding cannot run; the workers say nothing.
-    engineFor(options.engine, log);
+    // Said here once when the native engine or a coding cannot run, and which TLS transport
+    // runs; the workers say nothing.
+    if (engineFor(options.engine, log) === 'native' && options.https) transportFor(options.transport, log);
     warnUnavailable(createEngines(), options.encodings, log);
   } catch (err) {
     await log.drain();

@@ -85,6 +85,8 @@ export interface ServerOptions {
   };
   /** file holding the bearer token scrapes of --metrics must send (needed off loopback) */
   metricsTokenFile?: string;
+  /** TLS connections of the native engine: node (node:tls) | c (native/transport, Linux: sockets, TLS and backpressure in C; falls back to node where it cannot load) (default: node) */
+  transport?: "node" | "c";
   /** processes sharing the port (1 = no cluster) (default: 1) */
   workers?: number;
   /** response-header rules: [{ "match": GLOB, "headers": { NAME: VALUE } }] (default: []) */

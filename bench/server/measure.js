@@ -22,7 +22,7 @@ const STARTERS = {
   h2o: (spec, common, ctx) => startH2o({ ...common, tmpDir: ctx.tmpDir }),
   floor: (spec, common, ctx) => startFloor({ ...common, script: spec.script, tmpDir: ctx.tmpDir }),
   project: (spec, common, ctx) => startProjectServer({
-    ...common, serverDir: ctx.serverDir, brotliEngine: spec.brotliEngine, engine: spec.engine, caps: ctx.caps,
+    ...common, serverDir: ctx.serverDir, brotliEngine: spec.brotliEngine, engine: spec.engine, transport: spec.transport, caps: ctx.caps,
   }),
 };
 

@@ -10,6 +10,8 @@ const { SEED_ROWS, SEED_FILE, SEED_PROTOCOL } = require('./seed');
 const SERVERS = {
   ours: { impl: 'project', engine: 'node', workers: 1, label: 'ours, node engine' },
   'ours-native': { impl: 'project', engine: 'native', workers: 1, label: 'ours, native engine' },
+  // The native engine on the C transport (--transport c, server/engines/transport/).
+  'ours-native-c': { impl: 'project', engine: 'native', transport: 'c', workers: 1, label: 'ours, native engine, C transport' },
   'ours-w2': { impl: 'project', engine: 'node', workers: 2, label: 'ours, 2 workers' },
   'ours-iltorb': { impl: 'project', engine: 'node', workers: 1, brotliEngine: 'iltorb', label: 'ours, iltorb br' },
   nginx: { impl: 'nginx', workers: 1, label: 'nginx, 1 worker' },

@@ -1,35 +1,26 @@
 // N-API entry of the transport addon (build/Release/transport.node): the C
 // floor's listen and close, on the event loop of the environment that
-// calls them. native/transport.js checks the arguments.
-#include <errno.h>
-#include <stdio.h>
+// calls them, and the connection transport's (binding_conn.c).
+// native/transport.js checks the arguments.
 #include <stdlib.h>
-#include <string.h>
 
 #include <node_api.h>
 
+#include "binding_conn.h"
 #include "floor.h"
+#include "napi_util.h"
 #include "tls_context.h"
 
 #define MAX_RESPONSES 64
+
+// The floor speaks HTTP/1.1 only.
+static const unsigned char ALPN_HTTP11[] = "\x08http/1.1";
 
 typedef struct handle {
     floor_server *server; // NULL once closed
     napi_env env;
     bool collected; // the JS value is gone: whoever closes the server frees this
 } handle;
-
-static napi_value throw_error(napi_env env, const char *code, const char *message)
-{
-    napi_throw_error(env, code, message);
-    return NULL;
-}
-
-static bool buffer_arg(napi_env env, napi_value value, void **data, size_t *len)
-{
-    bool is;
-    return napi_is_buffer(env, value, &is) == napi_ok && is && napi_get_buffer_info(env, value, data, len) == napi_ok;
-}
 
 // A server still open when its environment goes away (a worker terminated)
 // is closed, so that no handle outlives the loop.
@@ -97,7 +88,8 @@ static napi_value floor_listen(napi_env env, napi_callback_info info)
     }
 
     char err[320];
-    SSL_CTX *ctx = tls_context_new(cert, cert_len, key, key_len, err, sizeof err);
+    SSL_CTX *ctx = tls_context_new(cert, cert_len, key, key_len, ALPN_HTTP11, sizeof ALPN_HTTP11 - 1, err,
+                                   sizeof err);
     if (!ctx)
         return throw_error(env, "ERR_TRANSPORT_TLS", err);
     uv_loop_t *loop;
@@ -117,15 +109,7 @@ static napi_value floor_listen(napi_env env, napi_callback_info info)
     int rc = floor_open(loop, ctx, &options, &h->server);
     if (rc != 0) {
         free(h);
-        char message[160];
-        snprintf(message, sizeof message, "listen %s:%d: %s", host, port, rc == -EINVAL ? "not an IP address" : strerror(-rc));
-        napi_value code, msg, error;
-        const char *name = rc == -EADDRINUSE ? "EADDRINUSE" : rc == -EACCES ? "EACCES" : rc == -EINVAL ? "ERR_TRANSPORT_INVALID_ARGUMENT" : "ERR_TRANSPORT_LISTEN";
-        napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &code);
-        napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &msg);
-        napi_create_error(env, code, msg, &error);
-        napi_throw(env, error);
-        return NULL;
+        return throw_listen_error(env, rc, host, port);
     }
     h->env = env;
     napi_add_env_cleanup_hook(env, on_env_cleanup, h);
@@ -180,7 +164,8 @@ static napi_value init(napi_env env, napi_value exports)
         { "floorPort", NULL, floor_port_of, NULL, NULL, NULL, napi_default, NULL },
         { "floorClose", NULL, floor_close_of, NULL, NULL, NULL, napi_default, NULL },
     };
-    if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok)
+    if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok ||
+        !binding_conn_init(env, exports))
         return NULL;
     return exports;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 
 #include <openssl/err.h>
 
-#include "listener.h"
+#include "acceptor.h"
 
 // One read buffer for all connections (the loop runs one callback at a
 // time): what a connection left unanswered is copied in front of what is
@@ -22,32 +23,21 @@
 // remaining pipelined heads wait (one answer larger than this is written in
 // place, never copied).
 #define OUT_LIMIT (256 * 1024)
-#define BACKLOG 511
-// Accepts per readable event, so that a burst of connections cannot keep
-// the loop from the connections it already has.
-#define ACCEPTS_PER_EVENT 64
-// After EMFILE/ENFILE the listener waits this long before accepting again,
-// instead of waking the loop over and over for a connection it cannot take.
-#define ACCEPT_RETRY_MS 100
+// Unfinished handshakes at once: the floor is a benchmark, not a guard.
+#define MAX_HANDSHAKES ((size_t)-1)
 
 typedef struct conn conn;
 
 struct floor_server {
     uv_loop_t *loop;
     SSL_CTX *ctx;
-    int listen_fd;
-    int port;
-    uv_poll_t listen_poll;
-    uv_timer_t handshake_timer; // the first handshaking connection's deadline
-    uv_timer_t accept_retry;
-    unsigned handshake_timeout_ms;
+    acceptor acc; // with the unfinished handshakes
     floor_response *responses; // targets and bytes in one allocation
     size_t response_count;
     const unsigned char *not_found;
     size_t not_found_len;
     unsigned char *read_buffer;
-    conn *conns;                       // every open connection
-    conn *handshaking, *handshaking_tail; // by deadline (accept order)
+    conn *conns; // every open connection
     size_t open_conns;
     int open_handles;
     bool closing;
@@ -61,9 +51,8 @@ struct conn {
     int events; // what the poll watches now
     bool handshaken;
     bool closing;
-    uint64_t deadline;
+    hs_link hs; // while the handshake is not finished
     conn *prev, *next;
-    conn *hs_prev, *hs_next;
     unsigned char *carry; // bytes not answered yet, once there are any
     size_t carry_len, carry_cap;
     // Bytes to write: one prebuilt response in place, or several copied into
@@ -82,22 +71,6 @@ static void server_maybe_free(floor_server *s)
     free(s->responses);
     free(s->read_buffer);
     free(s);
-}
-
-static void handshaking_unlink(conn *c)
-{
-    floor_server *s = c->server;
-    if (c->handshaken)
-        return;
-    c->handshaken = true; // done, or closing: either way off the list
-    if (c->hs_prev)
-        c->hs_prev->hs_next = c->hs_next;
-    else
-        s->handshaking = c->hs_next;
-    if (c->hs_next)
-        c->hs_next->hs_prev = c->hs_prev;
-    else
-        s->handshaking_tail = c->hs_prev;
 }
 
 static void on_conn_closed(uv_handle_t *handle)
@@ -119,7 +92,7 @@ static void conn_close(conn *c)
         return;
     c->closing = true;
     floor_server *s = c->server;
-    handshaking_unlink(c);
+    handshakes_remove(&s->acc.hs, &c->hs);
     if (c->prev)
         c->prev->next = c->next;
     else
@@ -349,7 +322,8 @@ static void handshake(conn *c)
         wait_or_close(c, ret);
         return;
     }
-    handshaking_unlink(c);
+    c->handshaken = true;
+    handshakes_remove(&c->server->acc.hs, &c->hs);
     read_requests(c);
 }
 
@@ -370,28 +344,15 @@ static void on_conn_event(uv_poll_t *handle, int status, int events)
     read_requests(c);
 }
 
-static void arm_handshake_timer(floor_server *s);
-
-static void on_handshake_timer(uv_timer_t *timer)
+static void drop_handshake(void *data, hs_link *link)
 {
-    floor_server *s = timer->data;
-    uint64_t now = uv_now(s->loop);
-    while (s->handshaking && s->handshaking->deadline <= now)
-        conn_close(s->handshaking);
-    arm_handshake_timer(s);
+    (void)data;
+    conn_close((conn *)((char *)link - offsetof(conn, hs)));
 }
 
-static void arm_handshake_timer(floor_server *s)
+static void accept_one(void *data, int fd)
 {
-    if (!s->handshaking)
-        return;
-    uint64_t now = uv_now(s->loop);
-    uint64_t deadline = s->handshaking->deadline;
-    uv_timer_start(&s->handshake_timer, on_handshake_timer, deadline > now ? deadline - now : 0, 0);
-}
-
-static void accept_one(floor_server *s, int fd)
-{
+    floor_server *s = data;
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     conn *c = calloc(1, sizeof *c);
@@ -413,53 +374,13 @@ static void accept_one(floor_server *s, int fd)
         s->conns->prev = c;
     s->conns = c;
     s->open_conns++;
-    c->deadline = uv_now(s->loop) + s->handshake_timeout_ms;
-    c->hs_prev = s->handshaking_tail;
-    if (s->handshaking_tail)
-        s->handshaking_tail->hs_next = c;
-    else
-        s->handshaking = c;
-    s->handshaking_tail = c;
-    if (s->handshaking == c)
-        arm_handshake_timer(s);
     watch(c, UV_READABLE);
+    handshakes_add(&s->acc.hs, &c->hs);
 }
 
-static void on_listen_event(uv_poll_t *handle, int status, int events);
-
-static void on_accept_retry(uv_timer_t *timer)
+static void on_acceptor_closed(void *data)
 {
-    floor_server *s = timer->data;
-    uv_poll_start(&s->listen_poll, UV_READABLE, on_listen_event);
-}
-
-static void on_listen_event(uv_poll_t *handle, int status, int events)
-{
-    (void)events;
-    floor_server *s = handle->data;
-    if (status < 0)
-        return;
-    for (int i = 0; i < ACCEPTS_PER_EVENT; i++) {
-        int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd >= 0) {
-            accept_one(s, fd);
-            continue;
-        }
-        if (errno == EINTR || errno == ECONNABORTED)
-            continue;
-        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-            uv_poll_stop(&s->listen_poll);
-            uv_timer_start(&s->accept_retry, on_accept_retry, ACCEPT_RETRY_MS, 0);
-        }
-        return;
-    }
-}
-
-static void on_server_handle_closed(uv_handle_t *handle)
-{
-    floor_server *s = handle->data;
-    if (handle == (uv_handle_t *)&s->listen_poll)
-        close(s->listen_fd);
+    floor_server *s = data;
     s->open_handles--;
     server_maybe_free(s);
 }
@@ -497,18 +418,19 @@ int floor_open(uv_loop_t *loop, SSL_CTX *ctx, const floor_options *o, floor_serv
         SSL_CTX_free(ctx);
         return -ENOMEM;
     }
-    int fd = listener_open(o->host, o->port, o->reuse_port, BACKLOG, &s->port);
-    if (fd < 0) {
+    int rc = acceptor_open(&s->acc, loop, &(acceptor_config){
+        .host = o->host, .port = o->port, .reuse_port = o->reuse_port, .handshake_timeout_ms = o->handshake_timeout_ms,
+        .max_handshakes = MAX_HANDSHAKES, .data = s, .on_accept = accept_one, .drop = drop_handshake, .on_closed = on_acceptor_closed,
+    });
+    if (rc < 0) {
         free(read_buffer);
         free(responses);
         free(s);
         SSL_CTX_free(ctx);
-        return fd;
+        return rc;
     }
     s->loop = loop;
     s->ctx = ctx;
-    s->listen_fd = fd;
-    s->handshake_timeout_ms = o->handshake_timeout_ms;
     s->responses = responses;
     s->response_count = o->response_count;
     s->not_found = (unsigned char *)(responses + o->response_count);
@@ -516,22 +438,14 @@ int floor_open(uv_loop_t *loop, SSL_CTX *ctx, const floor_options *o, floor_serv
         s->not_found += o->responses[i].target_len + o->responses[i].len;
     s->not_found_len = o->not_found_len;
     s->read_buffer = read_buffer;
-    uv_poll_init(loop, &s->listen_poll, fd);
-    uv_timer_init(loop, &s->handshake_timer);
-    uv_timer_init(loop, &s->accept_retry);
-    s->listen_poll.data = s->handshake_timer.data = s->accept_retry.data = s;
-    s->open_handles = 3;
-    // Only the listener keeps the process alive, as with net.Server.
-    uv_unref((uv_handle_t *)&s->handshake_timer);
-    uv_unref((uv_handle_t *)&s->accept_retry);
-    uv_poll_start(&s->listen_poll, UV_READABLE, on_listen_event);
+    s->open_handles = 1; // the acceptor
     *out = s;
     return 0;
 }
 
 int floor_port(const floor_server *s)
 {
-    return s->port;
+    return s->acc.port;
 }
 
 void floor_close(floor_server *s)
@@ -539,9 +453,7 @@ void floor_close(floor_server *s)
     if (s->closing)
         return;
     s->closing = true;
-    uv_close((uv_handle_t *)&s->listen_poll, on_server_handle_closed);
-    uv_close((uv_handle_t *)&s->handshake_timer, on_server_handle_closed);
-    uv_close((uv_handle_t *)&s->accept_retry, on_server_handle_closed);
+    acceptor_close(&s->acc);
     while (s->conns)
         conn_close(s->conns);
 }

@@ -1,22 +1,30 @@
 #include "tls_context.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/err.h>
 #include <openssl/pem.h>
 
-static const unsigned char ALPN_HTTP11[] = "\x08http/1.1";
-
-// RFC 7301 3.2: a client that offers ALPN without http/1.1 gets a
+// The server's protocols in wire format, in its order of preference: the
+// first of them that the client offers wins, whatever the client's order
+// (RFC 7301 3.2). A client that offers ALPN without any of them gets a
 // no_application_protocol alert; one that offers none goes on without ALPN.
+typedef struct alpn_list {
+    size_t len;
+    unsigned char bytes[];
+} alpn_list;
+
+static int alpn_index;
+
 static int select_alpn(SSL *ssl, const unsigned char **out, unsigned char *outlen, const unsigned char *in,
                        unsigned int inlen, void *arg)
 {
-    (void)ssl;
     (void)arg;
+    const alpn_list *list = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), alpn_index);
     unsigned char *chosen;
-    if (SSL_select_next_proto(&chosen, outlen, ALPN_HTTP11, sizeof ALPN_HTTP11 - 1, in, inlen) !=
+    if (SSL_select_next_proto(&chosen, outlen, list->bytes, (unsigned int)list->len, in, inlen) !=
         OPENSSL_NPN_NEGOTIATED)
         return SSL_TLSEXT_ERR_ALERT_FATAL;
     *out = chosen;
@@ -73,20 +81,57 @@ static int use_key(SSL_CTX *ctx, const char *pem, size_t len, char *err, size_t 
     return 1;
 }
 
+static void free_alpn(void *parent, void *ptr, CRYPTO_EX_DATA *ad, int idx, long argl, void *argp)
+{
+    (void)parent;
+    (void)ad;
+    (void)idx;
+    (void)argl;
+    (void)argp;
+    free(ptr);
+}
+
+static CRYPTO_ONCE alpn_once = CRYPTO_ONCE_STATIC_INIT;
+
+static void alpn_index_init(void)
+{
+    alpn_index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, free_alpn);
+}
+
+static int use_alpn(SSL_CTX *ctx, const unsigned char *alpn, size_t alpn_len, char *err, size_t err_size)
+{
+    alpn_list *list = malloc(sizeof *list + alpn_len);
+    if (!CRYPTO_THREAD_run_once(&alpn_once, alpn_index_init) || alpn_index < 0 || !list ||
+        !SSL_CTX_set_ex_data(ctx, alpn_index, list)) {
+        free(list);
+        return openssl_error(err, err_size, "cannot set the ALPN protocols"), 0;
+    }
+    list->len = alpn_len;
+    memcpy(list->bytes, alpn, alpn_len);
+    SSL_CTX_set_alpn_select_cb(ctx, select_alpn, NULL);
+    return 1;
+}
+
 SSL_CTX *tls_context_new(const char *cert_pem, size_t cert_len, const char *key_pem, size_t key_len,
-                         char *err, size_t err_size)
+                         const unsigned char *alpn, size_t alpn_len, char *err, size_t err_size)
 {
     SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
     if (!ctx)
         return openssl_error(err, err_size, "cannot create a TLS context"), NULL;
+    if (!use_alpn(ctx, alpn, alpn_len, err, err_size)) {
+        SSL_CTX_free(ctx);
+        return NULL;
+    }
     if (!use_chain(ctx, cert_pem, cert_len, err, err_size) || !use_key(ctx, key_pem, key_len, err, err_size)) {
         SSL_CTX_free(ctx);
         return NULL;
     }
     SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
     // No renegotiation (a client could make the server redo handshakes); no
-    // compression (CRIME). Tickets stay on, as in node:tls and nginx.
-    SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION);
+    // compression (CRIME). Tickets stay on, as in node:tls and nginx. A peer
+    // that closes TCP without close_notify ends its input like one that sends
+    // it (what node:tls does): HTTP framing, not TLS, says what was complete.
+    SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION | SSL_OP_IGNORE_UNEXPECTED_EOF);
     // Partial writes let a large response go out as the socket takes it; a
     // retried write may come from a copy of the unsent bytes.
     SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
@@ -94,6 +139,5 @@ SSL_CTX *tls_context_new(const char *cert_pem, size_t cert_len, const char *key_
     // record header and then its body: one syscall per request, not two.
     SSL_CTX_set_read_ahead(ctx, 1);
     SSL_CTX_set_session_id_context(ctx, (const unsigned char *)"negotiate-h2", 12);
-    SSL_CTX_set_alpn_select_cb(ctx, select_alpn, NULL);
     return ctx;
 }

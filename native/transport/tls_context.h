@@ -1,5 +1,5 @@
 // The server's TLS context: certificate chain and key from PEM bytes,
-// TLS 1.2 and 1.3, ALPN http/1.1. OpenSSL is the node binary's own (3.0),
+// TLS 1.2 and 1.3, the ALPN protocols given. OpenSSL is the node binary's own (3.0),
 // whose symbols the addon resolves at load time.
 #ifndef TRANSPORT_TLS_CONTEXT_H
 #define TRANSPORT_TLS_CONTEXT_H
@@ -7,8 +7,10 @@
 #include <stddef.h>
 #include <openssl/ssl.h>
 
-// NULL on failure, with a message for the user in err (err_size bytes).
+// alpn: the protocols in ALPN wire format (length-prefixed names), most
+// preferred first. NULL on failure, with a message for the user in err
+// (err_size bytes).
 SSL_CTX *tls_context_new(const char *cert_pem, size_t cert_len, const char *key_pem, size_t key_len,
-                         char *err, size_t err_size);
+                         const unsigned char *alpn, size_t alpn_len, char *err, size_t err_size);
 
 #endif

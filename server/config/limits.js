@@ -70,6 +70,11 @@ const PENDING_HANDSHAKES = { fdShare: 1 / 4, min: 16, unknownLimit: 256, memoryB
 // rest), and the share of them closed at once, so that the scan for the longest idle is not
 // paid per connection.
 const OPEN_CONNECTIONS = { fdShare: 5 / 8, shedShare: 1 / 16 };
+// The C transport (server/engines/transport/): output pending on a connection from highWater on
+// stops its reads and makes write() return false until all is out ('drain'), as a node:net
+// socket's writableHighWaterMark does; past maxPending (only an engine ignoring backpressure
+// gets there: it is more than any response the engines write at once) the connection is closed.
+const TRANSPORT = { highWater: 16 * 1024, maxPending: 64 * 1024 * 1024 };
 // Enough for the 8 KiB request-target limit plus ordinary headers, so over-long paths get 414.
 const MAX_HTTP1_HEADER_BYTES = 32 * 1024;
 // On-the-fly dictionary delta work (server/dictionaries/delta-budget.js), in bytes of input made
@@ -93,4 +98,4 @@ function applyHttp1Limits(server, timeouts) {
   server.setTimeout(timeouts.idleTimeout);
 }
 
-module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, HTTP2_FLOOD, TIMEOUTS, PENDING_HANDSHAKES, OPEN_CONNECTIONS, STUCK_SESSION_SWEEP_MS, LINGER_MS, NODE_WRITE_BUFFER, MAX_HTTP1_HEADER_BYTES, DELTA_WORK, applyHttp1Limits };
+module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, HTTP2_FLOOD, TIMEOUTS, PENDING_HANDSHAKES, OPEN_CONNECTIONS, STUCK_SESSION_SWEEP_MS, TRANSPORT, LINGER_MS, NODE_WRITE_BUFFER, MAX_HTTP1_HEADER_BYTES, DELTA_WORK, applyHttp1Limits };

@@ -17,6 +17,7 @@ const { HTTP2_SETTINGS, HTTP2_OPTIONS, TIMEOUTS } = require('../config/limits');
 const { engineFor } = require('./hpack-addon');
 const { Recorder, NO_METRICS } = require('../metrics/recorder');
 const { createMetricsServer, metricsUrl, endpointAccess } = require('../metrics/endpoint');
+const { transportFor } = require('./transport');
 
 // Each engine's modules are loaded only when it is chosen (node:http2 is memory the native engine never uses).
 const LISTENERS = {
@@ -53,7 +54,12 @@ async function startServer(input = {}) {
     if (metricsAccess !== null) metrics = new Recorder(() => core.stats);
     // A cluster's workers fall back silently: the primary said it once (server/cli.js).
     const engine = engineFor(options.engine, cluster.isWorker ? null : log);
-    listener = LISTENERS[engine]({ tls, timeouts, core, log, isClosing: () => closing !== null, metrics });
+    // Only the native engine runs on the C transport, and only over TLS; a cluster's workers each
+    // open the port with SO_REUSEPORT there, instead of sharing the primary's.
+    const transport = engine === 'native' && tls !== null ? transportFor(options.transport, cluster.isWorker ? null : log) : 'node';
+    listener = LISTENERS[engine]({
+      tls, transport, reusePort: cluster.isWorker, timeouts, core, log, isClosing: () => closing !== null, metrics,
+    });
     listener.server.on('connection', (socket) => {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));

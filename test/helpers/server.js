@@ -66,11 +66,29 @@ function selectedEngines() {
   return list;
 }
 
-// Declares `suite(engine)` once per engine, each inside describe('<engine> engine'), so every
-// test name carries the engine it ran on. Suites run one after the other, so a suite's
-// before()/after() hooks own the server for its tests alone.
-function forEachEngine(suite) {
-  for (const engine of selectedEngines()) describe(`${engine} engine`, () => suite(engine));
+// Declares `suite(engine, transport)` once per engine, each inside describe('<engine> engine'), so
+// every test name carries the engine it ran on; with { transports: true } the native engine runs
+// once more on the C transport (describe('native engine on the C transport'), skipped with the
+// reason where it cannot load). Suites run one after the other, so a suite's before()/after()
+// hooks own the server for its tests alone. NEGOTIATE_TRANSPORT=c puts any test file's servers
+// on the C transport.
+function forEachEngine(suite, { transports = false } = {}) {
+  for (const engine of selectedEngines()) {
+    describe(`${engine} engine`, () => suite(engine, process.env.NEGOTIATE_TRANSPORT));
+    if (transports && engine === 'native') describe('native engine on the C transport', { skip: cTransportSkipReason() }, () => suite(engine, 'c'));
+  }
+}
+
+// Declares `suite(transport)` once per TLS transport of the native engine ('node', 'c'), each
+// inside describe('<transport> transport'), the C one skipped where it cannot load.
+function forEachTransport(suite) {
+  describe('node transport', () => suite('node'));
+  describe('c transport', { skip: cTransportSkipReason() }, () => suite('c'));
+}
+
+function cTransportSkipReason() {
+  const { transportFor } = require('../../server/engines/transport');
+  return transportFor('c', null) === 'c' ? false : 'the C transport cannot be loaded here';
 }
 
 // options: startServer options plus `files` for a fresh temporary root (or `root`).
@@ -84,7 +102,9 @@ async function startTestServer({ files = {}, ...options } = {}) {
   const tls = await testCertificate();
   let server;
   try {
-    server = await startServer({ host: '127.0.0.1', port: 0, logLevel: 'silent', tls, engine: process.env.NEGOTIATE_ENGINE, ...options, root });
+    server = await startServer({
+      host: '127.0.0.1', port: 0, logLevel: 'silent', tls, engine: process.env.NEGOTIATE_ENGINE, transport: process.env.NEGOTIATE_TRANSPORT, ...options, root,
+    });
   } catch (err) {
     if (tmp) await fs.rm(tmp, { recursive: true, force: true });
     throw err;
@@ -115,16 +135,16 @@ function compressibleText(bytes, seed = 'line') {
 
 const SPAWN_TIMEOUT_MS = 20_000;
 
-// Runs the CLI (`node server ...args`), with `engine` through its environment twin (and under
-// `ulimit -n fdLimit` when given), and resolves once it printed the URL it listens on:
+// Runs the CLI (`node server ...args`), with `engine` and `transport` through their environment
+// twins (and under `ulimit -n fdLimit` when given), and resolves once it printed the URL it listens on:
 // { child, url, port, httpUrl, output() (everything printed so far), stdout() (its part on
 // stdout), exited (Promise of { code, signal }), stop(signal) }. Rejects with the output if it
 // exits or stalls first.
-function spawnCli(args, { env = {}, engine, cwd, fdLimit } = {}) {
+function spawnCli(args, { env = {}, engine, transport, cwd, fdLimit } = {}) {
   const command = [process.execPath, path.join(REPO_ROOT, 'server'), ...args];
   const limited = fdLimit === undefined ? command : ['/bin/sh', '-c', 'ulimit -n "$0" && exec "$@"', String(fdLimit), ...command];
   const child = spawn(limited[0], limited.slice(1), {
-    env: { ...process.env, ...(engine && { NEGOTIATE_ENGINE: engine }), ...env },
+    env: { ...process.env, ...(engine && { NEGOTIATE_ENGINE: engine }), ...(transport && { NEGOTIATE_TRANSPORT: transport }), ...env },
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -180,4 +200,4 @@ function openSpoolFiles() {
 // The shared read-only material sits next to the repository (../shared in CI).
 const SHARED_DIR = path.resolve(REPO_ROOT, '..', 'shared');
 
-module.exports = { TEST_HOME, PASS_DONE, cachedVariant, forEachEngine, startTestServer, spawnCli, openSpoolFiles, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };
+module.exports = { TEST_HOME, PASS_DONE, cachedVariant, forEachEngine, forEachTransport, startTestServer, spawnCli, openSpoolFiles, writeFiles, makeTempDir, compressibleText, testCertificate, REPO_ROOT, SHARED_DIR };

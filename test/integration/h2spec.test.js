@@ -1,12 +1,13 @@
 'use strict';
 // HTTP/2 conformance: h2spec runs every section strictly (-S) over TLS against the native
-// engine, and every one of its cases must pass. Skipped, with the reason, when h2spec is not
-// installed (bash scripts/system-deps.sh install builds it with Go).
+// engine, on each TLS transport (node:tls and the C one), and every one of its cases must pass.
+// Skipped, with the reason, when h2spec is not installed (bash scripts/system-deps.sh install
+// builds it with Go).
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
-const { startTestServer, makeTempDir } = require('../helpers/server');
+const { startTestServer, makeTempDir, forEachTransport } = require('../helpers/server');
 const { H2SPEC_CASES, h2specSkipReason, parseJunitReport, runH2spec } = require('../helpers/h2spec');
 
 // h2spec requests "/" (its -P default) and reads the response in several cases.
@@ -51,10 +52,10 @@ PING Frame (opaque_data:h2spec\u0000\u0000)</error>
   t.diagnostic(`${cases.length} cases parsed`);
 });
 
-test('h2spec -S: every case passes against the native engine', { skip: h2specSkipReason(), timeout: 300_000 }, async (t) => {
+forEachTransport((transport) => test('h2spec -S: every case passes against the native engine', { skip: h2specSkipReason(), timeout: 300_000 }, async (t) => {
   const dir = await makeTempDir('negotiate-h2spec-');
   t.after(() => fs.rm(dir, { recursive: true, force: true }));
-  const srv = await startTestServer({ engine: 'native', files: FILES });
+  const srv = await startTestServer({ engine: 'native', transport, files: FILES });
   t.after(() => srv.close());
   const { cases, output } = await runH2spec({ port: srv.port, dir });
   const failed = cases.filter((c) => c.outcome !== 'passed');
@@ -62,4 +63,4 @@ test('h2spec -S: every case passes against the native engine', { skip: h2specSki
   const summary = failed.map(describeFailure);
   assert.deepEqual(summary, [], `h2spec cases not passed:\n${summary.join('\n')}`);
   assert.equal(cases.length, H2SPEC_CASES, `h2spec ran ${cases.length} cases, expected ${H2SPEC_CASES}:\n${output.slice(-2000)}`);
-});
+}));

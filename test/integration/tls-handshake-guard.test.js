@@ -2,7 +2,8 @@
 // TLS handshakes that never finish, on every engine: connections that send nothing, half a
 // ClientHello, or a ClientHello trickled a byte at a time are closed at the handshake deadline;
 // and a server limited to 256 descriptors still answers a real client while 400 silent
-// connections are open (server/engines/handshake-guard.js).
+// connections are open (server/engines/handshake-guard.js; on the C transport, its own guard in
+// native/transport/conn.c).
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -36,10 +37,10 @@ function closedWithin(closed, limitMs) {
     .finally(() => clearTimeout(timer));
 }
 
-forEachEngine((engine) => {
+forEachEngine((engine, transport) => {
   let t;
   test.before(async () => {
-    t = await startTestServer({ engine, files: { 'index.html': '<p>hi</p>' }, timeouts: { handshakeTimeout: DEADLINE_MS } });
+    t = await startTestServer({ engine, transport, files: { 'index.html': '<p>hi</p>' }, timeouts: { handshakeTimeout: DEADLINE_MS } });
   });
   test.after(() => t.close());
 
@@ -80,7 +81,7 @@ forEachEngine((engine) => {
     await writeFiles(root, { 'index.html': '<p>hi</p>' });
     const caDir = path.join(dir, 'ca');
     const cli = await spawnCli(['--port', '0', '--root', root, '--certs-dir', path.join(dir, 'certs'), '--ca-dir', caDir,
-      '--log-level', 'warn', '--no-precompress'], { engine, fdLimit: 256 });
+      '--log-level', 'warn', '--no-precompress'], { engine, transport, fdLimit: 256 });
     const silent = [];
     ctx.after(async () => {
       for (const { socket } of silent) socket.destroy();
@@ -102,4 +103,4 @@ forEachEngine((engine) => {
     await waitFor(() => open() <= 64, { what: () => `at most 64 silent connections open (${open()})` });
     assert.equal(cli.child.exitCode, null, `the server exited:\n${cli.output()}`);
   });
-});
+}, { transports: true });

@@ -6,15 +6,14 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const fsp = require('node:fs/promises');
 const https = require('node:https');
 const net = require('node:net');
 const tls = require('node:tls');
 const path = require('node:path');
-const { execFile } = require('node:child_process');
-const { testCertificate, makeTempDir, REPO_ROOT } = require('../helpers/server');
+const { testCertificate, REPO_ROOT } = require('../helpers/server');
 const { toolSkipReason, commandPath, runTool } = require('../helpers/tools');
 const { rawExchange } = require('../helpers/floor-client');
+const { memcheck } = require('../helpers/memcheck');
 
 const ADDON = path.join(REPO_ROOT, 'build', 'Release', 'transport.node');
 const skip = fs.existsSync(ADDON) ? false : `${ADDON} is not built (npx node-gyp rebuild)`;
@@ -188,22 +187,8 @@ test('close(): open connections are closed and the port no longer accepts; bad a
 test('valgrind: no memory error or leak in the transport over handshakes, pipelining, deadlines and close', {
   skip: skip || toolSkipReason('valgrind', 'valgrind'), timeout: 300_000,
 }, async () => {
-  const dir = await makeTempDir('floor-valgrind-');
-  try {
-    const log = path.join(dir, 'memcheck.log');
-    const result = await new Promise((resolve) => {
-      execFile(commandPath('valgrind'), ['--leak-check=full', '--show-leak-kinds=definite,indirect', '--num-callers=40',
-        `--log-file=${log}`, process.execPath, path.join(__dirname, '..', 'helpers', 'floor-exercise.js')],
-      { timeout: 280_000 }, (err, stdout) => resolve({ code: err ? err.code : 0, stdout }));
-    });
-    assert.equal(result.code, 0);
-    assert.match(result.stdout, /^exercised \d+ exchanges\n$/);
-    const text = await fsp.readFile(log, 'utf8');
-    // Node keeps the bookkeeping of napi_create_external until the external is collected, which
-    // a process exit does not wait for: that record is Node's, whatever called it.
-    const records = text.split(/\n==\d+== \n/).filter((r) => /transport\.node/.test(r) && !/napi_create_external/.test(r));
-    assert.deepEqual(records, [], 'valgrind reports that involve the transport');
-  } finally {
-    await fsp.rm(dir, { recursive: true, force: true });
-  }
+  const { code, stdout, reports } = await memcheck(path.join(__dirname, '..', 'helpers', 'floor-exercise.js'), { timeoutMs: 280_000 });
+  assert.equal(code, 0);
+  assert.match(stdout, /^exercised \d+ exchanges\n$/);
+  assert.deepEqual(reports, [], 'valgrind reports that involve the transport');
 });
