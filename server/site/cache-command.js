@@ -4,6 +4,7 @@
 // Only folders the server made are listed or removed (files/cache-folders.js).
 
 const fs = require('node:fs');
+const path = require('node:path');
 const { parseCli, normalizeOptions } = require('../config/options');
 const { ConfigError } = require('../errors');
 const { listRootFolders, removeRootFolder } = require('../files/cache-folders');
@@ -38,7 +39,7 @@ function chosen(folders, base, dir, options) {
   } catch {
     throw new ConfigError(`${dir}: no such directory (give the root as the server served it)`);
   }
-  const name = rootCacheDir(base, rootReal).slice(base.length + 1);
+  const name = path.basename(rootCacheDir(base, rootReal));
   const mine = folders.filter((f) => f.name === name);
   if (mine.length === 0) throw new ConfigError(`no cache folder for ${rootReal} in ${options.cacheDir}`);
   return mine;
