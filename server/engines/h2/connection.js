@@ -10,7 +10,11 @@ const { Decoder } = require('../hpack-addon').hpack();
 const { FrameReader } = require('./frame-reader');
 const { FRAME, FLAG, DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW_SIZE } = require('./frame-types');
 const { ERROR, ConnectionError, StreamError, errorName } = require('./errors');
-const { ENTRY_LENGTH, defaultPeerSettings, encodeSettings, applyPeerSettings } = require('./settings');
+const { defaultPeerSettings, encodeSettings, applyPeerSettings } = require('./settings');
+const {
+  decodeDataPayload, decodeHeadersPayload, decodePriorityPayload, decodeRstStreamPayload,
+  decodeSettingsPayload, decodePingPayload, decodeGoawayPayload, decodeWindowUpdatePayload,
+} = require('./frame-payloads');
 const { readRequestHeaders, checkTrailers } = require('./request-headers');
 const { RequestCache } = require('./request-cache');
 const { ReceiveWindow, grow } = require('./flow-control');
@@ -62,7 +66,7 @@ class Http2Connection extends EventEmitter {
   // they come, are ignored like any frame after our RST_STREAM (5.1).
   #highestIdleReset = 0;
   #receiveWindow = new ReceiveWindow(DEFAULT_WINDOW_SIZE);
-  #continuation = null; // { id, flags, fragments, size, selfDependent } until END_HEADERS
+  #continuation = null; // { id, flags, fragments, size, priorityError } until END_HEADERS
   #settingsReceived = false;
   #goawaySent = false;
   #goawayLastId = 0;
@@ -196,12 +200,7 @@ class Http2Connection extends EventEmitter {
   }
 
   #onDataFrame(flags, id, payload) {
-    if (id === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'DATA on stream 0');
-    let length = payload.length;
-    if (flags & FLAG.PADDED) {
-      if (length === 0 || payload[0] >= length) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'DATA padding too long');
-      length -= 1 + payload[0];
-    }
+    const { length } = decodeDataPayload(flags, payload, id).data;
     // The whole frame counts against the connection window, whatever becomes of the stream (6.9).
     if (!this.#receiveWindow.consume(payload.length)) {
       throw new ConnectionError(ERROR.FLOW_CONTROL_ERROR, 'DATA beyond the connection window');
@@ -248,28 +247,13 @@ class Http2Connection extends EventEmitter {
   }
 
   #onHeaders(flags, id, payload) {
-    if (id === 0 || (id & 1) === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `HEADERS on stream ${id}`);
-    let start = 0;
-    let end = payload.length;
-    if (flags & FLAG.PADDED) {
-      if (end === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'HEADERS without its pad length');
-      end -= payload[0];
-      start = 1;
-    }
-    let selfDependent = false;
-    if (flags & FLAG.PRIORITY) {
-      if (start + 5 > end) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'HEADERS padding or priority too long');
-      selfDependent = (payload.readUInt32BE(start) & 0x7fffffff) === id;
-      start += 5;
-    }
-    if (start > end) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'HEADERS padding too long');
-    const fragment = start === 0 && end === payload.length ? payload : payload.subarray(start, end);
+    const { fragment, error: priorityError } = decodeHeadersPayload(flags, payload, id);
     if (flags & FLAG.END_HEADERS) {
-      this.#onHeaderBlock(id, flags, fragment, selfDependent);
+      this.#onHeaderBlock(id, flags, fragment, priorityError);
       return;
     }
     if (fragment.length === 0) this.#control();
-    this.#continuation = { id, flags, fragments: [fragment], size: fragment.length, selfDependent };
+    this.#continuation = { id, flags, fragments: [fragment], size: fragment.length, priorityError };
   }
 
   #onContinuation(flags, id, payload) {
@@ -285,10 +269,11 @@ class Http2Connection extends EventEmitter {
       return;
     }
     this.#continuation = null;
-    this.#onHeaderBlock(id, pending.flags, Buffer.concat(pending.fragments, pending.size), pending.selfDependent);
+    this.#onHeaderBlock(id, pending.flags, Buffer.concat(pending.fragments, pending.size), pending.priorityError);
   }
 
-  #onHeaderBlock(id, flags, block, selfDependent) {
+  // priorityError: the stream error of the HEADERS' priority fields, or null.
+  #onHeaderBlock(id, flags, block, priorityError) {
     const endStream = (flags & FLAG.END_STREAM) !== 0;
     // Ignored after our RST_STREAM (5.1), yet decoded like any block: counted, since decoding costs.
     const afterOurReset = !this.#streams.has(id) && id <= Math.max(this.#lastStreamId, this.#highestIdleReset)
@@ -297,7 +282,7 @@ class Http2Connection extends EventEmitter {
     if (id <= this.#lastStreamId) {
       const fields = this.#decode(block);
       this.#requests.decoded(block, null);
-      this.#onLaterHeaders(id, endStream, fields, selfDependent);
+      this.#onLaterHeaders(id, endStream, fields, priorityError);
       return;
     }
     // Decoded whatever becomes of the stream: the HPACK state must stay in sync. A block seen
@@ -312,7 +297,7 @@ class Http2Connection extends EventEmitter {
         this.#rememberClosed(id, true);
         return;
       }
-      if (selfDependent) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
+      if (priorityError !== null) throw priorityError;
       if (this.#streams.size >= this.#maxConcurrentStreams) {
         throw new StreamError(id, ERROR.REFUSED_STREAM, 'too many concurrent streams');
       }
@@ -339,7 +324,7 @@ class Http2Connection extends EventEmitter {
   }
 
   // HEADERS on a stream already used: trailers, or an error.
-  #onLaterHeaders(id, endStream, fields, selfDependent) {
+  #onLaterHeaders(id, endStream, fields, priorityError) {
     const stream = this.#streams.get(id);
     if (stream === undefined) {
       const how = this.#closedHow(id);
@@ -348,7 +333,7 @@ class Http2Connection extends EventEmitter {
       throw new ConnectionError(ERROR.PROTOCOL_ERROR, `HEADERS on stream ${id}, below the last one opened`);
     }
     if (stream.remoteEnded) throw new StreamError(id, ERROR.STREAM_CLOSED, 'HEADERS after END_STREAM');
-    if (selfDependent) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
+    if (priorityError !== null) throw priorityError;
     checkTrailers(id, fields, endStream);
     this.#endRequest(stream);
   }
@@ -372,12 +357,9 @@ class Http2Connection extends EventEmitter {
   }
 
   #onPriority(id, payload) {
-    if (id === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'PRIORITY on stream 0');
-    // 5.3.2 deprecates the priority scheme; only its one rule that is an error is kept. No
-    // priority tree is kept either, so PRIORITY frames cost next to nothing (CVE-2019-9513).
-    let problem = null;
-    if (payload.length !== 5) problem = new StreamError(id, ERROR.FRAME_SIZE_ERROR, 'PRIORITY length');
-    else if ((payload.readUInt32BE(0) & 0x7fffffff) === id) problem = new StreamError(id, ERROR.PROTOCOL_ERROR, 'stream depends on itself');
+    // No priority tree is kept (5.3.2 deprecates the scheme), so PRIORITY frames cost next to
+    // nothing (CVE-2019-9513); only their errors count.
+    const { error: problem } = decodePriorityPayload(payload, id);
     // A stream we reset gets no second RST_STREAM: frames after ours are ignored (5.1).
     if (problem === null) return;
     if (this.#closedHow(id) !== CLOSED_BY_OUR_RESET) throw problem;
@@ -385,23 +367,18 @@ class Http2Connection extends EventEmitter {
   }
 
   #onRstStream(id, payload) {
-    if (payload.length !== 4) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'RST_STREAM length');
-    if (id === 0 || id > this.#lastStreamId) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `RST_STREAM on idle stream ${id}`);
+    const { errorCode } = decodeRstStreamPayload(payload, id);
+    if (id > this.#lastStreamId) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `RST_STREAM on idle stream ${id}`);
     const stream = this.#streams.get(id);
     if (stream === undefined) return;
     if (!this.#resetGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many streams reset');
-    const outcome = `reset by peer (${errorName(payload.readUInt32BE(0))})`;
+    const outcome = `reset by peer (${errorName(errorCode)})`;
     if (stream.sending === null) this.#logEnd(stream, `${stream.response ? stream.response.status : '-'} ${outcome}`);
     this.#closeStream(stream, false, outcome);
   }
 
   #onSettings(flags, id, payload) {
-    if (id !== 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'SETTINGS on a stream');
-    if (flags & FLAG.ACK) {
-      if (payload.length !== 0) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'SETTINGS ACK with a payload');
-      return;
-    }
-    if (payload.length % ENTRY_LENGTH !== 0) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'SETTINGS length');
+    if (decodeSettingsPayload(flags, payload, id).ack) return;
     if (!this.#settingsReceived) {
       this.#settingsReceived = true;
       clearTimeout(this.#prefaceTimer);
@@ -420,26 +397,22 @@ class Http2Connection extends EventEmitter {
   }
 
   #onPing(flags, id, payload) {
-    if (id !== 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'PING on a stream');
-    if (payload.length !== 8) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'PING length');
-    if (flags & FLAG.ACK) return;
+    const { ack, data } = decodePingPayload(flags, payload, id);
+    if (ack) return;
     this.#control();
-    this.#output.frame(FRAME.PING, FLAG.ACK, 0, payload);
+    this.#output.frame(FRAME.PING, FLAG.ACK, 0, data);
   }
 
   #onGoaway(id, payload) {
-    if (id !== 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'GOAWAY on a stream');
-    if (payload.length < 8) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'GOAWAY length');
+    decodeGoawayPayload(payload, id);
     // The client opens no more streams; the ones in flight are still answered.
     this.#peerGoaway = true;
     if (this.#streams.size === 0) this.#goawayAndEnd();
   }
 
   #onWindowUpdate(id, payload) {
-    if (payload.length !== 4) throw new ConnectionError(ERROR.FRAME_SIZE_ERROR, 'WINDOW_UPDATE length');
-    const increment = payload.readUInt32BE(0) & 0x7fffffff;
+    const { increment, error } = decodeWindowUpdatePayload(payload, id);
     if (id === 0) {
-      if (increment === 0) throw new ConnectionError(ERROR.PROTOCOL_ERROR, 'WINDOW_UPDATE of 0');
       const window = grow(this.#output.window, increment);
       if (window === null) throw new ConnectionError(ERROR.FLOW_CONTROL_ERROR, 'connection window over 2^31-1');
       this.#output.window = window;
@@ -451,7 +424,7 @@ class Http2Connection extends EventEmitter {
       if (id > this.#lastStreamId) throw new ConnectionError(ERROR.PROTOCOL_ERROR, `WINDOW_UPDATE on idle stream ${id}`);
       return;
     }
-    if (increment === 0) throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'WINDOW_UPDATE of 0');
+    if (error !== null) throw error;
     const window = grow(stream.sendWindow, increment);
     if (window === null) throw new StreamError(id, ERROR.FLOW_CONTROL_ERROR, 'stream window over 2^31-1');
     stream.sendWindow = window;
