@@ -30,10 +30,12 @@ async function newKeyPair() {
   });
 }
 
-// 128 random bits with the top bit clear: a positive DER INTEGER without a padding byte.
+// 126 random bits in 16 octets whose top bits are 01: positive, so DER needs no padding byte,
+// and never led by zero bits DER would strip, so every serial has the same length (RFC 5280
+// 4.1.2.2 allows up to 20 octets; CA/Browser Forum wants at least 64 random bits).
 function randomSerial() {
   const bytes = crypto.randomBytes(16);
-  bytes[0] &= 0x7f;
+  bytes[0] = (bytes[0] & 0x3f) | 0x40;
   return bytes;
 }
 
