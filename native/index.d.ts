@@ -117,3 +117,6 @@ export declare class QpackDecoder {
   /** Decoder-stream bytes to send to the peer. */
   readDecoderStream(): Buffer;
 }
+
+/** glibc's malloc_trim(0): gives the C library's free pages back to the system; true when some went back, false off glibc. */
+export declare function releaseFreeMemory(): boolean;

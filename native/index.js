@@ -202,4 +202,8 @@ class Decoder {
   }
 }
 
-module.exports = { huffman, Encoder, PackedHeaders, Decoder, QpackEncoder, QpackDecoder };
+// glibc's malloc_trim(0) (native/binding/release_memory.cc): true when memory went back to the
+// system; false where there was none to give, or off glibc.
+const releaseFreeMemory = () => addon.releaseFreeMemory();
+
+module.exports = { huffman, Encoder, PackedHeaders, Decoder, QpackEncoder, QpackDecoder, releaseFreeMemory };

@@ -62,8 +62,12 @@ const NODE_WRITE_BUFFER = 16 * 1024;
 // every descriptor before handshakeTimeout frees them (unknownLimit where /proc does not say),
 // and at most memoryBytes of them at bytesEach: what one costs in Node's TLS socket and OpenSSL,
 // 55 to 71 KiB measured (bench/results/2026-11-27-pending-handshakes.md), which glibc keeps
-// once they are gone, so the bound on them is also the bound on what stays.
-const PENDING_HANDSHAKES = { fdShare: 1 / 4, min: 16, unknownLimit: 256, memoryBytes: 48 * 1024 * 1024, bytesEach: 64 * 1024 };
+// once they are gone: releaseAfter gives it back, delayMs after the last of a surge of at least
+// `surge` pending at once has gone (server/engines/release-after-surge.js).
+const PENDING_HANDSHAKES = {
+  fdShare: 1 / 4, min: 16, unknownLimit: 256, memoryBytes: 48 * 1024 * 1024, bytesEach: 64 * 1024,
+  releaseAfter: { surge: 64, delayMs: 1000 },
+};
 // Connections one native-engine process keeps open before, at each new one, it closes the
 // longest idle ones (server/engines/idle-shedding.js): a share of its descriptor limit (the
 // pending handshakes take up to another quarter, and files, the cache and watches need the

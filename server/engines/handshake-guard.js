@@ -17,6 +17,8 @@
 const fs = require('node:fs');
 const { PENDING_HANDSHAKES } = require('../config/limits');
 const { NO_METRICS } = require('../metrics/recorder');
+const { releaseFreeMemory } = require('./hpack-addon');
+const { releaseAfterSurge } = require('./release-after-surge');
 
 const REAL_TIMERS = {
   now: () => performance.now(),
@@ -53,21 +55,29 @@ const peerKey = (socket) => (socket.remotePort === undefined ? null : `${socket.
 /**
  * Watches `server` (a tls.Server): returns { pending (how many are unfinished now) }.
  * @param {import('node:tls').Server} server
- * @param {{ deadlineMs: number, maxPending?: number, log: { debug(msg: string): void }, timers?: typeof REAL_TIMERS, metrics?: { handshakeDropped(reason: string): void } }} options
+ * @param {{ deadlineMs: number, maxPending?: number, log: { debug(msg: string): void }, timers?: typeof REAL_TIMERS,
+ *   metrics?: { handshakeDropped(reason: string): void }, release?: () => boolean }} options
+ *   release: gives freed memory back after a surge (releaseAfterSurge)
  */
-function guardHandshakes(server, { deadlineMs, maxPending = maxPendingHandshakes(openFileLimit()), log, timers = REAL_TIMERS, metrics = NO_METRICS }) {
+function guardHandshakes(server, {
+  deadlineMs, maxPending = maxPendingHandshakes(openFileLimit()), log, timers = REAL_TIMERS, metrics = NO_METRICS,
+  release = releaseFreeMemory,
+}) {
   // key -> { socket (raw), arrived }, oldest first.
   const pending = new Map();
+  const surges = releaseAfterSurge({ ...PENDING_HANDSHAKES.releaseAfter, release, timers });
   let timer = null;
 
   // Whether the connection was still pending.
   function forget(key) {
-    return key !== null && pending.delete(key);
+    if (key === null || !pending.delete(key)) return false;
+    surges.note(pending.size);
+    return true;
   }
 
   // reason: the metrics' label, 'deadline' or 'over_cap' ('tls_error' below).
   function drop(key, entry, why, reason) {
-    pending.delete(key);
+    forget(key);
     metrics.handshakeDropped(reason);
     log.debug(`tls handshake from ${key} dropped: ${why}`);
     entry.socket.destroy();
@@ -93,6 +103,7 @@ function guardHandshakes(server, { deadlineMs, maxPending = maxPendingHandshakes
     const key = peerKey(socket);
     if (key === null) return; // already gone
     pending.set(key, { socket, arrived: timers.now() });
+    surges.note(pending.size);
     socket.once('close', () => forget(key));
     if (pending.size > maxPending) {
       const [oldestKey, oldest] = pending.entries().next().value;

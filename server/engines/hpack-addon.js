@@ -1,7 +1,8 @@
 'use strict';
 // The HPACK codec of the native engine's HTTP/2 (server/engines/h2), from the C addon in native/:
 // the one place server/ loads the codec (the addon's other use, dcb's Brotli binding, is loaded
-// by dictionaries/dictionary-codings.js for a site with dictionary rules only). Only that engine
+// by dictionaries/dictionary-codings.js for a site with dictionary rules only; releaseFreeMemory
+// serves every engine where it loads). Only that engine
 // needs it: a package installed with neither a loadable prebuild nor a local compile still
 // serves, on Node's engine (engineFor).
 
@@ -37,4 +38,9 @@ function engineFor(engine, log) {
   return 'node';
 }
 
-module.exports = { hpack, engineFor };
+/** Gives the C library's free memory back (glibc's malloc_trim); false when the addon is not loaded. */
+function releaseFreeMemory() {
+  return addonProblem() === null && hpack().releaseFreeMemory();
+}
+
+module.exports = { hpack, engineFor, releaseFreeMemory };

@@ -132,3 +132,18 @@ test('each drop is told to the metrics with its reason: over_cap at once, deadli
   server.emit('tlsClientError', new Error('wrong version number'), arrive(6));
   assert.deepEqual(reasons.slice(4), ['deadline', 'tls_error']);
 });
+
+test('memory is given back once, a second after a surge of 64 unfinished handshakes has gone, not after 63', () => {
+  for (const [surge, expected] of [[64, 1], [63, 0]]) {
+    let released = 0;
+    const { timers, arrive, guard } = guarded({ maxPending: 1000, release: () => { released++; return true; } });
+    const sockets = Array.from({ length: surge }, (_, i) => arrive(2000 + i));
+    timers.advanceTo(100);
+    for (const socket of sockets) socket.destroy();
+    assert.equal(guard.pending, 0);
+    timers.advanceTo(1099);
+    assert.equal(released, 0, `${surge}: not before the delay`);
+    timers.advanceTo(1100);
+    assert.equal(released, expected, `surge of ${surge}`);
+  }
+});
