@@ -66,6 +66,6 @@ test('an impossible change of state drops the connection and logs it, never thro
   const { connection, errors } = await serve('GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   await tick();
   assert.equal(connection.state, STATE.CLOSED);
-  connection.to(STATE.READING);
-  assert.deepEqual([connection.state, errors], [STATE.CLOSED, ['http1 connection: closed -> reading refused']]);
+  connection.advance('stopReading');
+  assert.deepEqual([connection.state, errors], [STATE.CLOSED, ['http1 connection: stopReading in state closed']]);
 });

@@ -10,6 +10,7 @@ const { sendOut, discard, loggedStatus } = require('../send-out');
 const { RequestError } = require('../../errors');
 const { LINGER_MS } = require('../../config/limits');
 const { dispatch } = require('../dispatch');
+const { Lifecycle, transitions } = require('../lifecycle');
 const { isRenegotiation } = require('../tls-renegotiation');
 const { NO_METRICS } = require('../../metrics/recorder');
 
@@ -53,16 +54,15 @@ class Exchange {
   get protocol() { return this.http10 ? 'http/1.0' : 'http/1.1'; }
 }
 
-// A connection's state is one value, changed only by to(), which refuses a change not listed
-// here (and drops the connection): reading (requests are taken) -> draining (no further request: those taken are
-// answered) -> ending (write side closed after the last response, input read and dropped for
-// LINGER_MS) -> closed (the socket is gone, which can happen in any state).
+// A connection's lifecycle (../lifecycle.js): reading (requests are taken) -> draining (no
+// further request: those taken are answered) -> ending (write side closed after the last
+// response, input read and dropped for LINGER_MS) -> closed (the socket is gone, which can happen
+// in any state).
 const STATE = Object.freeze({ READING: 'reading', DRAINING: 'draining', ENDING: 'ending', CLOSED: 'closed' });
-const NEXT = Object.freeze({
-  [STATE.READING]: [STATE.DRAINING, STATE.CLOSED],
-  [STATE.DRAINING]: [STATE.ENDING, STATE.CLOSED],
-  [STATE.ENDING]: [STATE.CLOSED],
-  [STATE.CLOSED]: [],
+const CONNECTION_TRANSITIONS = transitions(STATE, {
+  stopReading: { [STATE.READING]: STATE.DRAINING },
+  end: { [STATE.DRAINING]: STATE.ENDING },
+  close: { [STATE.READING]: STATE.CLOSED, [STATE.DRAINING]: STATE.CLOSED, [STATE.ENDING]: STATE.CLOSED },
 });
 
 class Http1Connection extends EventEmitter {
@@ -73,7 +73,7 @@ class Http1Connection extends EventEmitter {
     this.parser = new RequestParser();
     this.queue = []; // entries in request order; queue[0] is answered first
     this.streaming = null; // the entry whose response is going out
-    this.state = STATE.READING;
+    this.lifecycle = new Lifecycle('http1 connection', CONNECTION_TRANSITIONS, STATE.READING);
     this.served = 0;
     this.timer = null;
     this.timerKind = null;
@@ -97,15 +97,17 @@ class Http1Connection extends EventEmitter {
     this.updateTimer();
   }
 
-  to(state) {
-    if (NEXT[this.state].includes(state)) {
-      this.state = state;
-      return;
+  get state() { return this.lifecycle.state; }
+
+  // A refused change is a bug of ours, in an event handler where a throw would end the process:
+  // it costs this connection instead.
+  advance(event) {
+    try {
+      this.lifecycle.advance(event);
+    } catch (err) {
+      this.log.error(err.message);
+      this.socket.destroy();
     }
-    // A bug of ours, in an event handler where a throw would end the process: it costs this
-    // connection instead.
-    this.log.error(`http1 connection: ${this.state} -> ${state} refused`);
-    this.socket.destroy();
   }
 
   get reading() { return this.state === STATE.READING; }
@@ -163,7 +165,7 @@ class Http1Connection extends EventEmitter {
 
   stopReading() {
     if (!this.reading) return;
-    this.to(STATE.DRAINING);
+    this.advance('stopReading');
     this.parser = null;
   }
 
@@ -285,7 +287,7 @@ class Http1Connection extends EventEmitter {
   // of its last response; one that stops reading is bounded by the idle timeout.
   end() {
     if (this.ending || this.closed) return;
-    this.to(STATE.ENDING);
+    this.advance('end');
     this.clearTimer();
     const socket = this.socket;
     socket.resume();
@@ -361,7 +363,7 @@ class Http1Connection extends EventEmitter {
   }
 
   onClose() {
-    this.to(STATE.CLOSED);
+    this.advance('close');
     this.clearTimer();
     if (this.streaming !== null) this.streaming.sending?.close('aborted');
     for (const entry of this.queue) if (entry.d !== null) discard(entry.d);

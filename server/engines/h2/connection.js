@@ -20,7 +20,7 @@ const { RequestCache } = require('./request-cache');
 const { ReceiveWindow, grow } = require('./flow-control');
 const { FloodGuard } = require('./flood-guard');
 const { IdleTimer } = require('./idle-timer');
-const { Stream } = require('./stream');
+const { Stream, RESPONSE } = require('./stream');
 const { Http2Output } = require('./output');
 const { sendOut, discard } = require('../send-out');
 const { NO_METRICS } = require('../../metrics/recorder');
@@ -225,7 +225,7 @@ class Http2Connection extends EventEmitter {
     }
     if (endStream) {
       this.#endRequest(stream);
-    } else if (stream.startedAt === 0) {
+    } else if (stream.phase === RESPONSE.WAITING) {
       if (stream.received > REQUEST_BODY_LIMIT) {
         this.#dispatch(stream);
         return;
@@ -340,14 +340,15 @@ class Http2Connection extends EventEmitter {
 
   // The request is complete (half-closed remote): check its length and answer it.
   #endRequest(stream) {
-    stream.transition('recvEndStream');
+    stream.lifecycle.advance('recvEndStream');
     if (stream.contentLength >= 0 && stream.received !== stream.contentLength) {
       throw new StreamError(stream.id, ERROR.PROTOCOL_ERROR, 'DATA shorter than content-length');
     }
-    if (stream.startedAt === 0) this.#dispatch(stream);
+    if (stream.phase === RESPONSE.WAITING) this.#dispatch(stream);
   }
 
   #dispatch(stream) {
+    stream.responseLifecycle.advance('dispatch');
     stream.startedAt = performance.now();
     const headers = stream.headers;
     const refusal = stream.listSize > this.#maxHeaderListSize ? headerListTooLarge() : null;
@@ -373,7 +374,8 @@ class Http2Connection extends EventEmitter {
     if (stream === undefined) return;
     if (!this.#resetGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many streams reset');
     const outcome = `reset by peer (${errorName(errorCode)})`;
-    if (stream.sending === null) this.#logEnd(stream, `${stream.response ? stream.response.status : '-'} ${outcome}`);
+    // A response being sent is logged by send-out when it gives up; any other is logged here.
+    if (stream.phase !== RESPONSE.SENDING) this.#logEnd(stream, `${stream.response ? stream.response.status : '-'} ${outcome}`);
     this.#closeStream(stream, false, outcome);
   }
 
@@ -447,13 +449,14 @@ class Http2Connection extends EventEmitter {
       discard(d);
       return;
     }
+    stream.responseLifecycle.advance('respond');
     stream.response = d;
     sendOut(d, stream, stream.headers[':method'] === 'HEAD', this.#timeouts.sendTimeout, this.#meter, stream.startedAt);
   }
 
   // The response went out whole (END_STREAM sent). A request body still coming is cut off.
   #finishStream(stream) {
-    stream.transition('sendEndStream');
+    stream.lifecycle.advance('sendEndStream');
     if (stream.closed) this.#closeStream(stream, false, null);
     else this.#resetStream(stream.id, ERROR.NO_ERROR, null);
     if (!stream.inCall) stream.sending.drain();
@@ -482,7 +485,7 @@ class Http2Connection extends EventEmitter {
   // Closed by END_STREAM both ways (already in state closed) or by a reset either way.
   #closeStream(stream, resetByUs, outcome) {
     if (this.#streams.get(stream.id) !== stream) return;
-    if (!stream.closed) stream.transition('reset');
+    if (!stream.closed) stream.lifecycle.advance('reset');
     this.#streams.delete(stream.id);
     this.#output.drop(stream);
     this.#rememberClosed(stream.id, resetByUs);

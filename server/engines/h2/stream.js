@@ -2,10 +2,13 @@
 // One request/response exchange (RFC 9113 5.1). A stream is created by the request's HEADERS
 // (idle streams have no object: the connection tells them by id) and is open until the request
 // ends (END_STREAM), then half-closed (remote) while the response is made and sent; it is
-// dropped from the connection when closed. Its state is one value, changed only by
-// transition(), which refuses a change 5.1 does not allow: a bug of ours, not the peer's (the
-// connection checks the peer's frames against the state before it asks). It is also the
-// send-out sink (../send-out.js) of its response: `output`, one per connection, frames it.
+// dropped from the connection when closed. It has two lifecycles (../lifecycle.js): its state
+// of 5.1, and where its response stands (waiting for the request, the core deciding, sending,
+// done), each changed only along its table below. The connection checks the peer's frames
+// against the state before it asks for a change, so a refused one is a bug of ours. It is also
+// the send-out sink (../send-out.js) of its response: `output`, one per connection, frames it.
+
+const { Lifecycle, transitions } = require('../lifecycle');
 
 const STATE = Object.freeze({
   OPEN: 'open',
@@ -14,11 +17,27 @@ const STATE = Object.freeze({
   CLOSED: 'closed',
 });
 
-// event -> { state before: state after }. RST_STREAM either way closes any stream.
-const TRANSITIONS = Object.freeze({
+// RST_STREAM either way closes any stream.
+const STREAM_TRANSITIONS = transitions(STATE, {
   recvEndStream: { [STATE.OPEN]: STATE.HALF_CLOSED_REMOTE, [STATE.HALF_CLOSED_LOCAL]: STATE.CLOSED },
   sendEndStream: { [STATE.OPEN]: STATE.HALF_CLOSED_LOCAL, [STATE.HALF_CLOSED_REMOTE]: STATE.CLOSED },
   reset: { [STATE.OPEN]: STATE.CLOSED, [STATE.HALF_CLOSED_REMOTE]: STATE.CLOSED, [STATE.HALF_CLOSED_LOCAL]: STATE.CLOSED },
+});
+
+const RESPONSE = Object.freeze({
+  WAITING: 'waiting for the request',
+  DECIDING: 'deciding',
+  SENDING: 'sending',
+  DONE: 'done',
+});
+
+// dispatch: the request went to the core (complete, or its body past what is read); respond:
+// send-out took the core's response; finish: send-out's last call. A stream closed meanwhile
+// stays where it was: its response is discarded (deciding) or given up through send-out (sending).
+const RESPONSE_TRANSITIONS = transitions(RESPONSE, {
+  dispatch: { [RESPONSE.WAITING]: RESPONSE.DECIDING },
+  respond: { [RESPONSE.DECIDING]: RESPONSE.SENDING },
+  finish: { [RESPONSE.SENDING]: RESPONSE.DONE },
 });
 
 class Stream {
@@ -28,13 +47,14 @@ class Stream {
     this.output = output;
     this.sendWindow = sendWindow;
     this.receiveWindow = null; // a ReceiveWindow once the request has DATA
-    this.state = STATE.OPEN;
+    this.lifecycle = new Lifecycle(`http2 stream ${id}`, STREAM_TRANSITIONS, STATE.OPEN);
+    this.responseLifecycle = new Lifecycle(`http2 stream ${id} response`, RESPONSE_TRANSITIONS, RESPONSE.WAITING);
     // The request.
     this.headers = request.headers;
     this.contentLength = request.contentLength;
     this.listSize = request.listSize;
     this.received = 0; // DATA octets, padding excluded, checked against content-length
-    this.startedAt = 0; // when the request went to the core; 0 until then
+    this.startedAt = 0; // when the request went to the core
     // The response: descriptor, and the content being sent.
     this.response = null;
     this.sending = null; // its Sending while content is still to go
@@ -45,11 +65,13 @@ class Stream {
     this.sent = 0;
   }
 
-  /** Moves to the state `event` leads to; throws if 5.1 allows no such change. */
-  transition(event) {
-    const next = TRANSITIONS[event]?.[this.state];
-    if (next === undefined) throw new Error(`http2 stream ${this.id}: ${event} in state ${this.state}`);
-    this.state = next;
+  get state() {
+    return this.lifecycle.state;
+  }
+
+  /** Where the response stands (RESPONSE). */
+  get phase() {
+    return this.responseLifecycle.state;
   }
 
   // END_STREAM received: the request is complete.
@@ -99,8 +121,9 @@ class Stream {
   }
 
   finished(outcome) {
+    this.responseLifecycle.advance('finish');
     this.output.finished(this, outcome);
   }
 }
 
-module.exports = { Stream, STATE };
+module.exports = { Stream, STATE, STREAM_TRANSITIONS, RESPONSE, RESPONSE_TRANSITIONS };
