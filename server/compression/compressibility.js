@@ -2,7 +2,7 @@
 // Which files are worth compressing: the one rule that on-the-fly compression (file-store.js,
 // core.js) and precompression (tools/precompress) both apply. The demo page's table of
 // compressible types (static/js/compressible-types.js) is generated from it by
-// docs/tools/vendor-mime-db.js.
+// docs/tools/compressible-types.js.
 
 const mime = require('mime-types');
 const compressible = require('compressible');

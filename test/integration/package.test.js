@@ -1,10 +1,10 @@
 'use strict';
 // The published package, as a user installs it: the tarball of `npm pack` (helpers/packed-install.js)
-// holds what a fresh machine needs and nothing else (no tests, results, build outputs, keys or
-// precompressed variants, but the prebuilt addon), and installed with --ignore-scripts (no
-// compiler, no install script) it serves br over HTTP/2 on the native engine with `npx
-// negotiate-h2 DIR`, falls back to Node's engine in one line when the addon is gone, and its
-// types compile.
+// holds what a fresh machine needs and nothing else (no tests, results, build outputs, keys, the
+// demo's dotfiles or precompressed variants, but the prebuilt addon and the whole demo), and
+// installed with --ignore-scripts (no compiler, no install script) it serves br over HTTP/2 on
+// the native engine with `npx negotiate-h2 DIR`, falls back to Node's engine in one line when
+// the addon is gone, and its types compile.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -15,17 +15,20 @@ const { createClients } = require('../helpers/clients');
 const { REPO_ROOT, PASS_DONE } = require('../helpers/server');
 const { tscSkipReason, runTsc } = require('../helpers/tsc');
 const { zstdBackend } = require('../../server/compression/zstd');
+const demoPackages = require('../../docs/tools/demo-packages');
 
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 const PREBUILD = `prebuilds/${process.platform}-${process.arch}/negotiate-h2.node`;
 const FORBIDDEN = [
   /^test\//, /^bench\/results\/.*\.json$/, /^build\//, /^native\/build-test\//, /^certs\/.*\.pem$/,
-  /^static\/.*\.(br|gz|zst|lzma)$/, /\.negotiate-precompress\.json$/, /^(?!prebuilds\/[a-z0-9]+-[a-z0-9]+\/negotiate-h2\.node$).*\.node$/,
+  /^static\/.*\.(br|gz|zst|lzma)$/, /\.negotiate-precompress\.json$/, /^static\/(.+\/)?\./, /^(?!prebuilds\/[a-z0-9]+-[a-z0-9]+\/negotiate-h2\.node$).*\.node$/,
 ];
 const NEEDED = ['package.json', 'README.md', 'binding.gyp', 'server/index.js', 'tools/precompress/index.js',
   'native/index.js', 'native/include/hpack.h', 'native/src/decoder.c', 'native/binding/addon.cc', 'native/transport.js', 'native/transport/floor.c', 'static/index.html',
   'tools/codings-report/cli.js', 'tools/report/svg-chart.js', 'tools/report/markdown-table.js', PREBUILD,
-  'index.d.ts', 'index.mjs', 'types/options.d.ts', 'native/index.d.ts', 'negotiate.config.schema.json'];
+  'index.d.ts', 'index.mjs', 'types/options.d.ts', 'native/index.d.ts', 'negotiate.config.schema.json',
+  // The demo whole: prepack copies other projects' files into it, which the repository does not hold.
+  ...demoPackages.NAMES.map((name) => `static/vendor/${name}`)];
 const STACK_LINE = /^\s+at .+\(.+:\d+:\d+\)$/m;
 const ZSTD_MISSING = 'zstd is not offered: .+ and zstd-napi cannot be loaded: .+; to fix it use Node\\.js 24 \\(node:zlib has zstd\\), or install zstd-napi with its install script allowed';
 

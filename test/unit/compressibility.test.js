@@ -8,6 +8,7 @@ const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { typeOfName, isCompressibleType, whyNotCompressible, savesBytes } = require('../../server/compression/compressibility');
 const { isCompressibleName } = require('../../server/files/tree-walk');
+const { isStale } = require('../../docs/tools/compressible-types');
 
 const NAMES = [
   // [name, compressed?]
@@ -53,6 +54,10 @@ test('unknown names are served as application/octet-stream, which is not compres
 
 test('a compressed form must be strictly smaller than identity', () => {
   assert.deepEqual([[99, 100], [100, 100], [101, 100]].map(([c, i]) => savesBytes(c, i)), [true, false, false]);
+});
+
+test('the demo page\'s table of compressible types is what docs/tools/compressible-types.js generates today', () => {
+  assert.equal(isStale(), false, 'stale: run node docs/tools/compressible-types.js');
 });
 
 test('the demo page decides every mime-db type as the server does (its table is generated from this rule)', async () => {
