@@ -2,16 +2,22 @@
 // Launches Debian's Chromium through playwright-core, so browser tests share one
 // set of flags and one skip rule: no Chromium means skip, never fail.
 const fs = require('node:fs/promises');
+const path = require('node:path');
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
 const { chromium } = require('playwright-core');
+
+const execFileAsync = promisify(execFile);
+const CLI = path.resolve(__dirname, '..', '..', 'server');
 
 const CHROMIUM_PATH = '/usr/bin/chromium';
 const SKIP_REASON = `chromium not found at ${CHROMIUM_PATH}: apt-get install chromium`;
 
-// Headless and quiet: no QUIC (we test the TCP+TLS h2 path), no background fetches
-// that would add requests to the server under test.
+// Headless and quiet: no background fetches that would add requests to the server under test,
+// and no QUIC unless a test asks for it (quic: true).
 const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu',
-  '--disable-background-networking', '--disable-component-update', '--disable-quic',
+  '--disable-background-networking', '--disable-component-update',
   '--no-first-run', '--disable-sync',
 ];
 
@@ -26,15 +32,16 @@ async function chromiumSkipReason() {
 }
 
 /**
- * @param {{ extraArgs?: string[], timeout?: number, home?: string }} [options]
+ * @param {{ extraArgs?: string[], timeout?: number, home?: string, quic?: boolean }} [options]
  *   extraArgs: more Chromium switches, e.g. '--disable-http2' to exercise the HTTP/1.1 fallback.
+ *   quic: let Chromium use HTTP/3 (it still needs --origin-to-force-quic-on for a local CA).
  *   home: verify certificates for real against the NSS database in home/.pki/nssdb (where
  *   `negotiate-h2 trust` puts the local CA) instead of ignoring certificate errors.
  */
-function launchChromium({ extraArgs = [], timeout = 30_000, home } = {}) {
+function launchChromium({ extraArgs = [], timeout = 30_000, home, quic = false } = {}) {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: [...CHROMIUM_ARGS, ...(home === undefined ? ['--ignore-certificate-errors'] : []), ...extraArgs],
+    args: [...CHROMIUM_ARGS, ...(quic ? [] : ['--disable-quic']), ...(home === undefined ? ['--ignore-certificate-errors'] : []), ...extraArgs],
     ...(home === undefined ? {} : { env: { ...process.env, HOME: home } }),
     timeout,
   });
@@ -46,4 +53,17 @@ function newSecureContext(browser, options = {}) {
   return browser.newContext({ ignoreHTTPSErrors: true, ...options });
 }
 
-module.exports = { CHROMIUM_PATH, chromiumSkipReason, launchChromium, newSecureContext };
+/**
+ * A new HOME (made at `home`) whose NSS database trusts the local CA in caDir (made there if
+ * absent), as `negotiate-h2 trust` does for a user: Chromium on Linux reads $HOME/.pki/nssdb, so
+ * the real user's store is never touched. Resolves to home.
+ */
+async function trustLocalCa(caDir, home) {
+  await fs.mkdir(home);
+  // The CLI refuses NEGOTIATE_* variables it does not know, such as the tests' own.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('NEGOTIATE_')));
+  await execFileAsync(process.execPath, [CLI, 'trust', '--ca-dir', caDir], { env: { ...env, HOME: home }, timeout: 30_000 });
+  return home;
+}
+
+module.exports = { CHROMIUM_PATH, chromiumSkipReason, launchChromium, newSecureContext, trustLocalCa };

@@ -4,75 +4,22 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
-const os = require('node:os');
 const path = require('node:path');
-const { execFile } = require('node:child_process');
-const { promisify } = require('node:util');
 const { startServer } = require('../../server');
-const demoPackages = require('../../docs/tools/demo-packages');
-const { chromiumSkipReason, launchChromium, newSecureContext } = require('../helpers/browser');
+const { chromiumSkipReason, launchChromium, newSecureContext, trustLocalCa } = require('../helpers/browser');
+const { stageSite, openDemo, readVisit, VARIANT, WAIT_MS } = require('../helpers/demo-site');
 const { forEachEngine } = require('../helpers/server');
 const { toolSkipReason } = require('../helpers/tools');
 const { createEngines } = require('../../server/compression/codings');
 const { createDictionaryEngines, sha256 } = require('../../server/dictionaries/dictionary-codings');
 
-const execFileAsync = promisify(execFile);
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const STATIC_DIR = path.join(REPO_ROOT, 'static');
-const VENDOR_DIR = path.join(STATIC_DIR, 'vendor');
 const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
-const VARIANT = /\.(br|gz|zst|lzma)$/;
 const TEXT_ASSETS = ['/index.html', '/vendor/mime-db.js', '/style.css', '/logo.svg', '/assets.json'];
 const PHOTO = '/photo.jpg';
 const COMPARED = '/vendor/mime-db.js';
 // The dictionary pair of static/negotiate.config.json and assets.json.
 const DELTA_DICTIONARY = '/vendor/lodash-4.17.20.min.js';
 const DELTA_FILE = '/vendor/lodash-4.17.21.min.js';
-// Every wait is bounded; a broken page fails in seconds instead of hanging the suite.
-const WAIT_MS = 15_000;
-
-/**
- * A temp dir holding site/ (static/ without stray variants, its vendor/ copied from the packages
- * installed now, all precompressed there), certs/ (the
- * server's localhost certificate) and ca/ (the local CA that signs it), so the test writes
- * nothing in the repo or the user's config directory.
- */
-async function stageSite(t) {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'demo-site-'));
-  t.after(() => fs.rm(dir, { recursive: true, force: true }));
-  const root = path.join(dir, 'site');
-  await fs.cp(STATIC_DIR, root, { recursive: true, filter: (src) => !VARIANT.test(src) && src !== VENDOR_DIR });
-  await demoPackages.generate(path.join(root, 'vendor'));
-  await execFileAsync(process.execPath, [path.join(REPO_ROOT, 'tools', 'precompress'), root, '--quiet'],
-    { timeout: 60_000 });
-  return { dir, root, certsDir: path.join(dir, 'certs'), caDir: path.join(dir, 'ca') };
-}
-
-/** Opens the page and waits until "This visit" has finished measuring. */
-async function openDemo(browser, url, contextOptions = {}) {
-  const context = await newSecureContext(browser, contextOptions);
-  const page = await context.newPage();
-  page.setDefaultTimeout(WAIT_MS);
-  const problems = [];
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForSelector('#visit:is([data-state="ready"], [data-state="error"])');
-  return { context, page, problems };
-}
-
-function readVisit(page) {
-  return page.evaluate(() => ({
-    state: document.querySelector('#visit').dataset.state,
-    status: document.querySelector('#visit-status').textContent,
-    protocol: document.querySelector('#protocol').textContent,
-    acceptEncoding: document.querySelector('#accept-encoding').textContent,
-    rows: Object.fromEntries([...document.querySelectorAll('#assets tbody tr')].map((tr) => [
-      tr.dataset.asset,
-      { coding: tr.dataset.coding, wire: Number(tr.dataset.wireBytes), decoded: Number(tr.dataset.decodedBytes) },
-    ])),
-  }));
-}
 
 /** Waits until "Dictionary delta" has finished, then reads its rows. */
 async function readDelta(page) {
@@ -198,12 +145,7 @@ forEachEngine((engine) => {
         st.skip(skip);
         return;
       }
-      // `negotiate-h2 trust` puts the CA in $HOME/.pki/nssdb, which Chromium on Linux reads, so a
-      // temporary HOME keeps the real user's store untouched.
-      const userHome = path.join(dir, 'home');
-      await fs.mkdir(userHome);
-      await execFileAsync(process.execPath, [path.join(REPO_ROOT, 'server'), 'trust', '--ca-dir', caDir],
-        { env: { ...process.env, HOME: userHome }, timeout: 30_000 });
+      const userHome = await trustLocalCa(caDir, path.join(dir, 'home'));
       const strictBrowser = await launchChromium({ home: userHome });
       try {
         const context = await newSecureContext(strictBrowser, { ignoreHTTPSErrors: false });

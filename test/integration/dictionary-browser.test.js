@@ -11,24 +11,15 @@ const crypto = require('node:crypto');
 const fs = require('node:fs/promises');
 const os = require('node:os');
 const path = require('node:path');
-const { execFile } = require('node:child_process');
-const { promisify } = require('node:util');
 const { startServer } = require('../../server');
-const { chromiumSkipReason, launchChromium, newSecureContext } = require('../helpers/browser');
+const { chromiumSkipReason, launchChromium, newSecureContext, trustLocalCa } = require('../helpers/browser');
 const { forEachEngine } = require('../helpers/server');
 const { toolSkipReason } = require('../helpers/tools');
 const { appScript, expectedApp } = require('../helpers/dictionary-site');
 
-const execFileAsync = promisify(execFile);
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const WAIT_MS = 15_000;
 
 const page = (version, query = '') => `<!doctype html><title>app</title><script src="/assets/app.${version}.js${query}"></script>\n`;
-
-// The CLI refuses NEGOTIATE_* variables it does not know, such as the tests' own.
-function cliEnvironment() {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('NEGOTIATE_')));
-}
 
 async function stage(t) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'dictionary-browser-'));
@@ -42,11 +33,8 @@ async function stage(t) {
     // Chromium keeps a dictionary for as long as its response is fresh.
     headers: [{ match: 'assets/*.js', headers: { 'cache-control': 'public, max-age=3600' } }],
   }));
-  const home = path.join(dir, 'home');
-  await fs.mkdir(home);
   const caDir = path.join(dir, 'ca');
-  await execFileAsync(process.execPath, [path.join(REPO_ROOT, 'server'), 'trust', '--ca-dir', caDir],
-    { env: { ...cliEnvironment(), HOME: home }, timeout: 30_000 });
+  const home = await trustLocalCa(caDir, path.join(dir, 'home'));
   return { root, home, caDir, certsDir: path.join(dir, 'certs') };
 }
 
