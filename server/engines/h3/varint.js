@@ -5,7 +5,8 @@
 // which every value this engine reads or writes stays below (a larger one reads as a number
 // past MAX_SAFE_INTEGER, which no length or setting check accepts).
 
-const MAX_VARINT = 2 ** 62 - 1;
+// 2^62 - 1 is not a double: values must stay below 2^62.
+const VARINT_LIMIT = 2 ** 62;
 
 function varintLength(value) {
   if (value < 0x40) return 1;
@@ -16,7 +17,7 @@ function varintLength(value) {
 
 // Writes value at buf[offset...]; returns the offset after it.
 function writeVarint(buf, offset, value) {
-  if (!Number.isInteger(value) || value < 0 || value > MAX_VARINT) throw new RangeError(`varint out of range: ${value}`);
+  if (!Number.isInteger(value) || value < 0 || value >= VARINT_LIMIT) throw new RangeError(`varint out of range: ${value}`);
   const n = varintLength(value);
   if (n === 1) {
     buf[offset] = value;
@@ -50,4 +51,4 @@ function readVarint(buf, offset) {
   return { value, length: n };
 }
 
-module.exports = { encodeVarint, writeVarint, readVarint, varintLength, MAX_VARINT };
+module.exports = { encodeVarint, writeVarint, readVarint, varintLength };
