@@ -136,8 +136,8 @@ test('the second response references the QPACK dynamic table: a smaller HEADERS'
     costs.push({ section: res.headersSize, inserts: conn.uni[1].written.length - before });
   }
   assert.ok(costs[0].inserts > 0, 'inserts on the encoder stream');
-  assert.equal(costs[1].inserts, 0, 'nothing inserted again');
-  assert.ok(costs[1].section < (costs[0].section + costs[0].inserts) / 2, JSON.stringify(costs));
+  // Only a Date of a new second may be inserted again.
+  assert.ok(costs[1].section + costs[1].inserts < (costs[0].section + costs[0].inserts) / 2, JSON.stringify(costs));
 });
 
 test('without the peer\'s SETTINGS yet, responses use no dynamic table', async () => {
