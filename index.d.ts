@@ -30,6 +30,8 @@ export interface RunningServer {
   /** https://localhost:PORT/ (http:// with https: false). */
   readonly url: string;
   readonly port: number;
+  /** The UDP port HTTP/3 runs on (the HTTPS port number), or null when it does not run. */
+  readonly http3Port: number | null;
   /** The plain-HTTP redirect port (httpPort), or null. */
   readonly httpPort: number | null;
   readonly httpUrl: string | null;

@@ -25,6 +25,8 @@ export interface ServerOptions {
   caDir?: string;
   /** false: serve plain HTTP/1.1 on --port instead of HTTPS: for local development only (no HTTP/2, no encryption) (default: true) */
   https?: boolean;
+  /** false: do not serve HTTP/3 (QUIC on the --port number over UDP, advertised by Alt-Svc; needs Node 22.20+ or 24, docs/http3.md); --http3 turns it back on (default: true) */
+  http3?: boolean;
   /** plain-HTTP port that redirects to HTTPS (off by default) */
   httpPort?: number;
   /** a name --http-port may redirect to besides the certificate's names */

@@ -31,14 +31,15 @@ function parseFlags(argv, entries) {
   for (const token of tokens) {
     if (token.kind === 'positional') positionals.push(token.value);
     if (token.kind !== 'option') continue;
-    const entry = withFlag.find((e) => e.flag === token.name);
+    // --X sets an entry whose flag is --no-X back to its default (true), e.g. --http3.
+    const entry = withFlag.find((e) => e.flag === token.name) ?? withFlag.find((e) => e.bool && negated(e) && e.flag === `no-${token.name}`);
     if (entry === undefined) {
       const hint = token.rawName.startsWith('--') ? closest(token.rawName, withFlag.map((e) => `--${e.flag}`)) : null;
       throw new ConfigError(`unknown option "${token.rawName}"${hint !== null ? `; did you mean ${hint}?` : ' (see --help)'}`);
     }
     if (entry.bool) {
       if (token.value !== undefined) throw new ConfigError(`${token.rawName} takes no value`);
-      raw[entry.key] = !negated(entry);
+      raw[entry.key] = entry.flag === token.name ? !negated(entry) : true;
     } else {
       if (token.value === undefined) throw new ConfigError(`${token.rawName} needs a value ${entry.arg}`);
       raw[entry.key] = entry.multiple ? [...(raw[entry.key] ?? []), token.value] : token.value;

@@ -6,6 +6,15 @@ const HTTP2_SETTINGS = {
   maxConcurrentStreams: 128,
   maxHeaderListSize: 32 * 1024,
 };
+// A header list up to this multiple of the advertised limit (HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE,
+// HTTP/3 SETTINGS_MAX_FIELD_SECTION_SIZE) is still decoded (the HPACK or QPACK state stays in
+// sync) and answered with 431; a larger block, in octets or decoded, ends the connection, since
+// its cost is ours and the peer was told the limit.
+const HEADER_LIST_HARD_FACTOR = 4;
+// A request body (this server serves GET and HEAD, so it has no use for one) is answered once
+// this much has arrived instead of being read to its end; the rest is cut off after the response
+// (HTTP/2 RST_STREAM NO_ERROR, 8.1; HTTP/3 STOP_SENDING H3_NO_ERROR, RFC 9114 4.1).
+const REQUEST_BODY_LIMIT = 64 * 1024;
 // RFC 9113 6.5.2: against maxHeaderListSize a field counts its name and value octets plus 32.
 const HEADER_FIELD_OVERHEAD = 32;
 // node:http2 only (the native engine needs neither: it bounds its own memory and never pushes).
@@ -28,6 +37,22 @@ const HTTP2_FLOOD = {
   // RST_STREAM), though a HEADERS block among them must still be HPACK-decoded: nghttp2's
   // glitch limit (session_update_glitch_ratelim) and its values.
   glitch: { burst: 1000, perSecond: 33 },
+};
+// HTTP/3 (server/engines/h3/, docs/http3.md). settings: what our SETTINGS frame advertises
+// (RFC 9114 7.2.4.1, RFC 9204 5): a QPACK table as large as HTTP/2's, a few request streams
+// that may wait for its inserts, and the field-section size HTTP/2 allows. Our own encoder's
+// table is bounded by the same capacity whatever the peer offers. maxRequests: request streams
+// open at once (the QUIC transport's stream limit is the peer's business: past this bound a new
+// one is refused with H3_REQUEST_REJECTED). controlFrameMax: the longest SETTINGS, GOAWAY or
+// other control-stream frame read; blockedBytes: QPACK sections waiting for inserts, all
+// streams together. flood: the glitch budget (reset streams, unknown or empty frames, junk
+// unidirectional streams) past which the connection closes with H3_EXCESSIVE_LOAD.
+const HTTP3 = {
+  settings: { qpackMaxTableCapacity: 4096, qpackBlockedStreams: 16, maxFieldSectionSize: HTTP2_SETTINGS.maxHeaderListSize },
+  maxRequests: HTTP2_SETTINGS.maxConcurrentStreams,
+  controlFrameMax: 4096,
+  blockedBytes: 256 * 1024,
+  flood: { burst: 1000, perSecond: 33 },
 };
 // Timeouts in ms: slow or idle clients lose their connection instead of holding it.
 // headersTimeout also bounds an HTTP/2 client's preface and first SETTINGS, as nginx's
@@ -102,4 +127,4 @@ function applyHttp1Limits(server, timeouts) {
   server.setTimeout(timeouts.idleTimeout);
 }
 
-module.exports = { HTTP2_SETTINGS, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, HTTP2_FLOOD, TIMEOUTS, PENDING_HANDSHAKES, OPEN_CONNECTIONS, STUCK_SESSION_SWEEP_MS, TRANSPORT, LINGER_MS, NODE_WRITE_BUFFER, MAX_HTTP1_HEADER_BYTES, DELTA_WORK, applyHttp1Limits };
+module.exports = { HTTP2_SETTINGS, HTTP3, HEADER_LIST_HARD_FACTOR, REQUEST_BODY_LIMIT, HEADER_FIELD_OVERHEAD, HTTP2_OPTIONS, HTTP2_FLOOD, TIMEOUTS, PENDING_HANDSHAKES, OPEN_CONNECTIONS, STUCK_SESSION_SWEEP_MS, TRANSPORT, LINGER_MS, NODE_WRITE_BUFFER, MAX_HTTP1_HEADER_BYTES, DELTA_WORK, applyHttp1Limits };

@@ -95,6 +95,7 @@ const SERVER = [
   { flag: 'cert-host', key: 'certHosts', arg: 'NAME', multiple: true, parse: p.certificateNameList, help: 'a name or address the local certificate covers besides localhost (repeatable; with --host 0.0.0.0 or :: it covers every address of this machine too)' },
   { flag: 'ca-dir', key: 'caDir', arg: 'DIR', def: userConfigDir(), parse: p.nonEmptyString, help: 'where the local CA is made once (trust it with "negotiate-h2 trust")' },
   { flag: 'no-tls', key: 'https', bool: true, def: true, help: 'serve plain HTTP/1.1 on --port instead of HTTPS: for local development only (no HTTP/2, no encryption)' },
+  { flag: 'no-http3', key: 'http3', bool: true, def: true, help: 'do not serve HTTP/3 (QUIC on the --port number over UDP, advertised by Alt-Svc; needs Node 22.20+ or 24, docs/http3.md); --http3 turns it back on' },
   { flag: 'http-port', key: 'httpPort', arg: 'N', parse: p.port, help: 'plain-HTTP port that redirects to HTTPS (off by default)' },
   { flag: 'public-host', key: 'publicHost', arg: 'NAME', parse: p.hostName, help: 'a name --http-port may redirect to besides the certificate\'s names' },
   { flag: 'encodings', key: 'encodings', arg: 'LIST', def: CODINGS, parse: p.codingList(CODINGS), help: 'server preference order, a subset of ' + CODINGS.join(',') },

@@ -20,6 +20,7 @@ const { openFileBody } = require('../files/file-body');
 const { Spool } = require('../files/spool');
 const { RequestError } = require('../errors');
 const { isPreflight, preflight, allowAnyOrigin } = require('./cors');
+const { headerAdder } = require('./added-header');
 
 const RESTARTS = 2;
 // Delta representations kept per file snapshot (each client's dictionary makes its own).
@@ -48,14 +49,21 @@ class Core {
     this.requests = 0;
     this.fileStates = new WeakMap();
     this.deltaKey = this.deltaCodings.join(',') + ',';
+    this.altSvc = null;
+  }
+
+  // RFC 7838: once HTTP/3 runs, every response names it (value: `h3=":PORT"; ma=86400`).
+  advertise(value) {
+    this.altSvc = headerAdder('alt-svc', value);
   }
 
   // Never rejects: unexpected failures become a 500 descriptor. Every response of every engine
-  // comes from here, so --cors is applied here once. connection: any object that lives as long
+  // comes from here, so --cors and Alt-Svc are applied here once. connection: any object that lives as long
   // as the request's connection (the delta work budget is counted per connection), or null.
   decide(method, target, headers, connection = null) {
     const d = this.respond(method, target, headers, connection);
-    return this.site.cors ? d.then(allowAnyOrigin) : d;
+    const shared = this.site.cors ? d.then(allowAnyOrigin) : d;
+    return this.altSvc === null ? shared : shared.then(this.altSvc);
   }
 
   async respond(method, target, headers, connection) {

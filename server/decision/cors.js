@@ -8,6 +8,7 @@
 // refuses the request itself when its method is not among them.
 
 const { response } = require('./representation');
+const { headerAdder } = require('./added-header');
 
 const ALLOW_ORIGIN = 'access-control-allow-origin';
 const METHODS = 'GET, HEAD';
@@ -29,28 +30,7 @@ function preflight(headers) {
   return response(204, out, null);
 }
 
-// Decorated copies by the object they copy (a descriptor, its headers, its h2 fields): the
-// core's prebuilt descriptors are shared by every response of a representation, and so are
-// their copies, which the engines' caches of serialised heads are keyed by.
-const copies = new WeakMap();
-
-function copyOf(object, make) {
-  let copy = copies.get(object);
-  if (copy === undefined) {
-    copy = make();
-    copies.set(object, copy);
-  }
-  return copy;
-}
-
 /** d with Access-Control-Allow-Origin: *, unless a header rule of the site set one. */
-function allowAnyOrigin(d) {
-  if (d.headers[ALLOW_ORIGIN] !== undefined) return d;
-  return copyOf(d, () => {
-    const headers = copyOf(d.headers, () => ({ ...d.headers, [ALLOW_ORIGIN]: '*' }));
-    const h2 = d.h2 === null ? null : copyOf(d.h2, () => ({ ...d.h2, [ALLOW_ORIGIN]: '*' }));
-    return { ...d, headers, h2 };
-  });
-}
+const allowAnyOrigin = headerAdder(ALLOW_ORIGIN, '*');
 
 module.exports = { isPreflight, preflight, allowAnyOrigin };

@@ -1,5 +1,6 @@
 'use strict';
-// Builds and starts one server process: HTTPS with HTTP/2 and HTTP/1.1 (ALPN) on one port,
+// Builds and starts one server process: HTTPS with HTTP/2 and HTTP/1.1 (ALPN) on one port, HTTP/3
+// on the same port number over UDP when the QUIC transport runs here (listen-h3.js),
 // served by the engine chosen with --engine (listen-native.js or listen-node.js), an optional
 // plain-HTTP redirect port, and graceful shutdown. With https: false (--no-tls) the same engines
 // serve plain HTTP/1.1 instead.
@@ -18,6 +19,7 @@ const { engineFor } = require('./hpack-addon');
 const { Recorder, NO_METRICS } = require('../metrics/recorder');
 const { createMetricsServer, metricsUrl, endpointAccess } = require('../metrics/endpoint');
 const { transportFor } = require('./transport');
+const { listenHttp3 } = require('./listen-h3');
 
 // Each engine's modules are loaded only when it is chosen (node:http2 is memory the native engine never uses).
 const LISTENERS = {
@@ -42,6 +44,7 @@ async function startServer(input = {}) {
   let listener = null;
   let redirectServer = null;
   let metricsServer = null;
+  let http3 = null;
   let metricsAccess = null;
   let metrics = NO_METRICS;
   let stopWatchingCertificates = () => {};
@@ -66,6 +69,11 @@ async function startServer(input = {}) {
     });
     if (metrics !== NO_METRICS) listener.server.on(tls === null ? 'connection' : 'secureConnection', (socket) => metrics.connectionOpened(socket));
     await listen(listener.server, options.host, options.port, optionName(options, 'port'), optionName(options, 'host'));
+    // A cluster's workers would each need the UDP port, which the QUIC listener cannot share.
+    if (tls !== null && options.http3 && !cluster.isWorker) {
+      http3 = listenHttp3({ tls, host: options.host, port: listener.server.address().port, timeouts, core, log, isClosing: () => closing !== null, metrics });
+      if (http3 !== null) core.advertise(`h3=":${http3.port}"; ma=86400`);
+    }
     if (options.httpPort !== undefined) {
       const hostNames = [...certificateNames(tls.cert), ...(options.publicHost !== undefined ? [options.publicHost] : [])];
       redirectServer = createRedirectServer({ httpsPort: listener.server.address().port, hostNames });
@@ -82,12 +90,12 @@ async function startServer(input = {}) {
       const { host: metricsHost, port: metricsPort } = options.metrics;
       await listen(metricsServer, metricsHost, metricsPort, optionName(options, 'metrics'), optionName(options, 'metrics'));
     }
-    const secureServers = metricsAccess?.tls ? [listener.server, metricsServer] : [listener.server];
+    const secureServers = [listener.server, ...(metricsAccess?.tls ? [metricsServer] : []), ...(http3 !== null ? [http3.secure] : [])];
     if (tls !== null) stopWatchingCertificates = watchCertificates(secureServers, options, log);
   } catch (err) {
     // A start that fails part way stops what it started: the core (its watches, and the deltas
     // it would go on writing into the cache folder) and whatever port it bound already.
-    await Promise.all([core.close(), closeListening(listener?.server), closeListening(redirectServer), closeListening(metricsServer)]);
+    await Promise.all([core.close(), closeListening(listener?.server), closeListening(redirectServer), closeListening(metricsServer), http3?.destroy()]);
     await log.drain();
     throw err;
   }
@@ -116,9 +124,11 @@ async function startServer(input = {}) {
         metricsServer.closeAllConnections();
       }
       listener.close();
+      if (http3 !== null) done.push(http3.close());
       const force = setTimeout(() => {
         log.warn(`shutdown: forcing ${sockets.size} connection(s) closed after ${timeoutMs} ms`);
         listener.destroy();
+        http3?.destroy();
         for (const socket of sockets) socket.destroy();
         if (redirectServer !== null) redirectServer.closeAllConnections();
       }, timeoutMs);
@@ -135,6 +145,7 @@ async function startServer(input = {}) {
   return {
     url,
     port,
+    http3Port: http3 !== null ? http3.port : null,
     httpPort: redirectServer !== null ? redirectServer.address().port : null,
     httpUrl: redirectServer !== null ? `http://${urlHost(name)}:${redirectServer.address().port}/` : null,
     lanUrls,

@@ -12,7 +12,7 @@
 const LOG_FORMATS = ['short', 'combined', 'json'];
 const MAX_FIELD = 512;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const REQUEST_PROTOCOL = { 'h2': 'HTTP/2.0', 'http/1.1': 'HTTP/1.1', 'http/1.0': 'HTTP/1.0' };
+const REQUEST_PROTOCOL = { 'h3': 'HTTP/3', 'h2': 'HTTP/2.0', 'http/1.1': 'HTTP/1.1', 'http/1.0': 'HTTP/1.0' };
 
 function cap(value) {
   return value && value.length > MAX_FIELD ? value.slice(0, MAX_FIELD) + '...' : value;

@@ -9,7 +9,7 @@
 const { Registry } = require('./registry');
 const { CODINGS } = require('../compression/codings');
 
-const PROTOCOLS = ['h1', 'h2'];
+const PROTOCOLS = ['h1', 'h2', 'h3'];
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 // Every coding a response can have; 'none' for those with no representation (errors,
 // redirects), 'other' for anything else, so that a label value never comes from a request.
@@ -123,9 +123,10 @@ class Recorder {
     });
   }
 
-  /** A socket past its TLS handshake (or a plain one with --no-tls): open until it closes. */
+  /** A socket past its TLS handshake (or a plain one with --no-tls), or an HTTP/3 connection (alpnProtocol 'h3'): open until its 'close'. */
   connectionOpened(socket) {
-    const cell = this.connections[socket.alpnProtocol === 'h2' ? 'h2' : 'h1'];
+    const alpn = socket.alpnProtocol;
+    const cell = this.connections[alpn === 'h2' || alpn === 'h3' ? alpn : 'h1'];
     cell.value++;
     socket.once('close', () => cell.value--);
   }
@@ -141,6 +142,6 @@ class Recorder {
 }
 
 const NO_METER = Object.freeze({ opened() {}, closed() {}, finished() {}, floodClosed() {} });
-const NO_METRICS = Object.freeze({ h1: NO_METER, h2: NO_METER, connectionOpened() {}, handshakeDropped() {} });
+const NO_METRICS = Object.freeze({ h1: NO_METER, h2: NO_METER, h3: NO_METER, connectionOpened() {}, handshakeDropped() {} });
 
 module.exports = { Recorder, NO_METRICS, NO_METER, DURATION_BUCKETS };

@@ -24,14 +24,10 @@ const { Stream, RESPONSE } = require('./stream');
 const { Http2Output } = require('./output');
 const { sendOut, discard } = require('../send-out');
 const { NO_METRICS } = require('../../metrics/recorder');
-const { LINGER_MS, HTTP2_FLOOD } = require('../../config/limits');
+const { LINGER_MS, HTTP2_FLOOD, HEADER_LIST_HARD_FACTOR, REQUEST_BODY_LIMIT } = require('../../config/limits');
 const { dispatch, headerListTooLarge } = require('../dispatch');
 const { isRenegotiation } = require('../tls-renegotiation');
 
-// A header list up to this multiple of SETTINGS_MAX_HEADER_LIST_SIZE is still decoded (the
-// HPACK state stays in sync) and answered with 431; a larger block, in octets or decoded,
-// ends the connection, since its cost is ours and the peer was told the limit.
-const HEADER_LIST_HARD_FACTOR = 4;
 // A header block split over more frames than this is a CONTINUATION flood (CVE-2024-27316).
 const MAX_HEADER_FRAGMENTS = 64;
 // Closed streams remembered, to tell a frame on a closed stream (STREAM_CLOSED, or ignored
@@ -40,10 +36,6 @@ const RECENTLY_CLOSED = 256;
 const UNKNOWN = 0;
 const CLOSED = 1;
 const CLOSED_BY_OUR_RESET = 2;
-// A request body (this server serves GET and HEAD, so it has no use for one) is answered
-// once this much has arrived instead of being read to its end; the rest is cut off with
-// RST_STREAM NO_ERROR after the response (8.1).
-const REQUEST_BODY_LIMIT = 64 * 1024;
 
 class Http2Connection extends EventEmitter {
   #socket;

@@ -32,10 +32,16 @@ function checkField(name, value) {
   return null;
 }
 
+// HTTP/2's answer to a malformed message (8.1.1); HTTP/3 (../h3/request-headers.js) passes
+// its own, since the rules are the same and only the error differs.
+function protocolError(id, message) {
+  return new StreamError(id, ERROR.PROTOCOL_ERROR, message);
+}
+
 // The request ({ headers, contentLength, listSize }) stream `id` carries in fields
-// ([[name, value], ...]); throws its StreamError when it is malformed.
-function readRequestHeaders(id, fields) {
-  const malformed = (problem) => new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed request: ${problem}`);
+// ([[name, value], ...]); throws malformedError(id, message) when it is malformed.
+function readRequestHeaders(id, fields, malformedError = protocolError) {
+  const malformed = (problem) => malformedError(id, `malformed request: ${problem}`);
   const headers = {};
   let regularSeen = false;
   let contentLength = -1;
@@ -86,10 +92,10 @@ function readRequestHeaders(id, fields) {
   return { headers, contentLength, listSize };
 }
 
-// Trailers (8.1): regular fields only, and they end the request; throws the StreamError of
-// stream `id` when they are malformed.
-function checkTrailers(id, fields, endStream) {
-  const malformed = (problem) => new StreamError(id, ERROR.PROTOCOL_ERROR, `malformed trailers: ${problem}`);
+// Trailers (8.1): regular fields only, and they end the request; throws malformedError(id,
+// message) when they are malformed.
+function checkTrailers(id, fields, endStream, malformedError = protocolError) {
+  const malformed = (problem) => malformedError(id, `malformed trailers: ${problem}`);
   if (!endStream) throw malformed('no END_STREAM');
   for (let i = 0; i < fields.length; i++) {
     const name = fields[i][0];
