@@ -12,7 +12,10 @@ const { startServer } = require('../../server');
 const { chromiumSkipReason, launchChromium, newSecureContext, trustLocalCa } = require('../helpers/browser');
 const { stageSite, readVisit, WAIT_MS } = require('../helpers/demo-site');
 const { toolSkipReason } = require('../helpers/tools');
-const { quicSkipReason } = require('../helpers/quic');
+const { quicSupport, loadQuic } = require('../../server/engines/listen-h3');
+
+const support = quicSupport(loadQuic());
+const quicSkipReason = () => (support.ok ? null : `HTTP/3 does not run here: ${support.reason}`);
 
 // Reloads before Chromium must have switched to h3 after learning the Alt-Svc.
 const SWITCH_TRIES = 5;
