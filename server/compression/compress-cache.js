@@ -5,6 +5,8 @@
 // slot is told so (null) and can serve a precompressed variant or identity
 // instead of queueing.
 
+const { ERR_INVALID_ARG_VALUE } = require('../errors');
+
 class CompressCache {
   /**
    * @param {object} options
