@@ -5,7 +5,7 @@
 // cannot read the headers its browser sends). The answer is Core#explain's: the server's real decision, not a re-implementation.
 
 const { response } = require('./representation');
-const { ERR_MISSING_PATH } = require('../errors');
+const { RequestError, ERR_MISSING_PATH } = require('../errors');
 
 async function negotiateEndpoint(core, query, headers, isHead) {
   const params = new URLSearchParams(query.slice(1));
