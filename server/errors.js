@@ -1,12 +1,11 @@
 'use strict';
 // Every error code the server throws or compares, defined here once (the HTTP/2 protocol's
-// numeric codes are engines/h2/errors.js'; the addon's ERR_HPACK_/ERR_QPACK_ ones native/'s).
-// A code is stable: tests, the debug log, the refusals metric (docs/operations.md) and users
-// match on it; its message is for people. Each code has a constructor of the same name that
-// makes an error of the code's class: ERR_NOT_FOUND() throws as `throw ERR_NOT_FOUND()`.
-// A constructor takes a message (a string), or an object: `message` where the site says it
-// better than the code's own, the parameters of the code's message, and `cause`.
-// Where a code is compared, it is compared with CODES (err.code === CODES.ERR_FILE_CHANGED).
+// numeric codes are engines/h2/errors.js'; the addon's ERR_HPACK_/ERR_QPACK_ ones native/'s),
+// so that no code is spelled twice: tests, the debug log, the refusals metric
+// (docs/operations.md) and users match on them, and they never change; messages are for people.
+// Each code's constructor bears its name (`throw ERR_NOT_FOUND()`) and makes an error of the
+// code's class. It takes a message, or an object: `message` where the site says more than the
+// code's own, the parameters of the code's message, `cause`. Comparisons use CODES.
 
 // A setting that cannot be used as given; the CLI exits 2 on it.
 const BAD_OPTION = 'ERR_BAD_OPTION';
