@@ -8,7 +8,7 @@ const { createZlibBrotliEngine, createGzipEngine, createDeflateEngine } = requir
 const { createIltorbEngine } = require('./iltorb');
 const { createLzmaEngine } = require('./lzma');
 const { createZstdEngine, ZSTD_FIX } = require('./zstd');
-const { loadFailure } = require('../errors');
+const { ERR_ENGINE_UNAVAILABLE, ERR_INVALID_ARG_VALUE, ERR_OUT_OF_RANGE, ERR_UNKNOWN_CODING, loadFailure } = require('../errors');
 
 /** Server preference order, best first. */
 const CODINGS = Object.freeze(['br', 'zstd', 'gzip', 'deflate', 'lzma']);
@@ -88,10 +88,6 @@ function parseLevels(value, codings = CODINGS) {
 
 const BROTLI_ENGINES = { zlib: createZlibBrotliEngine, iltorb: createIltorbEngine };
 
-function codedError(message, code, ErrorClass = Error) {
-  return Object.assign(new ErrorClass(message), { code });
-}
-
 // The codings whose engine a runtime may lack: why (from the engine's error) and the fix.
 // zstd's engine says itself which of its backends are missing (zstd.js).
 const OPTIONAL_ENGINES = {
@@ -130,7 +126,7 @@ function warnUnavailable(engines, encodings, log) {
  */
 function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
   const createBrotli = BROTLI_ENGINES[brotliEngine];
-  if (!createBrotli) throw codedError(`unknown brotli engine '${brotliEngine}' (expected zlib or iltorb)`, 'ERR_INVALID_ARG_VALUE', TypeError);
+  if (!createBrotli) throw ERR_INVALID_ARG_VALUE(`unknown brotli engine '${brotliEngine}' (expected zlib or iltorb)`);
   const unavailable = {};
   const byCoding = {
     br: createBrotli(),
@@ -141,8 +137,8 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
   };
 
   function engineFor(coding) {
-    if (!Object.hasOwn(byCoding, coding)) throw codedError(`unknown content coding '${coding}'`, 'ERR_UNKNOWN_CODING', TypeError);
-    if (!byCoding[coding]) throw codedError(`content coding '${coding}' is not available in this runtime`, 'ERR_ENGINE_UNAVAILABLE');
+    if (!Object.hasOwn(byCoding, coding)) throw ERR_UNKNOWN_CODING({ coding });
+    if (!byCoding[coding]) throw ERR_ENGINE_UNAVAILABLE(`content coding '${coding}' is not available in this runtime`);
     return byCoding[coding];
   }
 
@@ -151,7 +147,7 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
     const range = LEVEL_RANGES[coding];
     if (Number.isInteger(level) && level >= range.min && level <= range.max) return { ...LEVELS[coding].dynamic, [range.key]: level };
     if (!Object.hasOwn(LEVELS[coding], level)) {
-      throw codedError(`unknown compression level '${level}' (expected dynamic, max or ${range.min}-${range.max})`, 'ERR_INVALID_ARG_VALUE', TypeError);
+      throw ERR_INVALID_ARG_VALUE(`unknown compression level '${level}' (expected dynamic, max or ${range.min}-${range.max})`);
     }
     const chosen = levels[level]?.[coding];
     return chosen === undefined ? LEVELS[coding][level] : { ...LEVELS[coding][level], [range.key]: chosen };
@@ -193,7 +189,7 @@ function createEngines({ brotliEngine = 'zlib', levels = {} } = {}) {
     },
     async decompress(coding, input, { maxOutputLength } = {}) {
       if (maxOutputLength !== undefined && !(Number.isInteger(maxOutputLength) && maxOutputLength >= 1 && maxOutputLength <= MAX_LENGTH)) {
-        throw codedError(`maxOutputLength must be an integer from 1 to ${MAX_LENGTH}, got ${maxOutputLength}`, 'ERR_OUT_OF_RANGE', RangeError);
+        throw ERR_OUT_OF_RANGE(`maxOutputLength must be an integer from 1 to ${MAX_LENGTH}, got ${maxOutputLength}`);
       }
       return engineFor(coding).decompress(input, maxOutputLength);
     },

@@ -5,6 +5,8 @@
 // slot is told so (null) and can serve a precompressed variant or identity
 // instead of queueing.
 
+const { ERR_INVALID_ARG_VALUE } = require('../errors');
+
 class CompressCache {
   /**
    * @param {object} options
@@ -17,7 +19,7 @@ class CompressCache {
    */
   constructor({ engines, budget, maxBytes, maxEntryBytes = Math.floor(maxBytes / 8), level = 'dynamic' }) {
     if (!engines || !budget || !(maxBytes >= 0)) {
-      throw Object.assign(new TypeError('CompressCache needs engines, budget and maxBytes'), { code: 'ERR_INVALID_ARG_VALUE' });
+      throw ERR_INVALID_ARG_VALUE('CompressCache needs engines, budget and maxBytes');
     }
     this.engines = engines;
     this.budget = budget;

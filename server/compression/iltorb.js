@@ -4,15 +4,16 @@
 // wanted (npm install --no-save iltorb). Loaded lazily: requiring this module never fails.
 
 const { createZlibBrotliEngine } = require('./zlib');
+const { ERR_ENGINE_UNAVAILABLE } = require('../errors');
 
 function loadIltorb() {
   try {
     return require('iltorb');
   } catch (cause) {
-    throw Object.assign(
-      new Error("brotli engine 'iltorb' is not available (iltorb is not installed: npm install iltorb, or use --brotli-engine zlib)", { cause }),
-      { code: 'ERR_ENGINE_UNAVAILABLE' },
-    );
+    throw ERR_ENGINE_UNAVAILABLE({
+      message: "brotli engine 'iltorb' is not available (iltorb is not installed: npm install iltorb, or use --brotli-engine zlib)",
+      cause,
+    });
   }
 }
 

@@ -4,7 +4,7 @@
 // lzma-native codes on the libuv thread pool, never on the event loop.
 
 const { finished } = require('node:stream');
-const { outputTooLarge } = require('../errors');
+const { ERR_BUFFER_TOO_LARGE } = require('../errors');
 
 // Loaded when lzma is first coded, not at start: lzma-native adds about 8 MiB to the resident
 // memory of a server that may never be asked for lzma.
@@ -112,7 +112,7 @@ function runThrough(stream, input, maxOutputLength = Infinity) {
     };
     stream.on('data', (chunk) => {
       produced += chunk.length;
-      if (produced > maxOutputLength) fail(outputTooLarge(maxOutputLength));
+      if (produced > maxOutputLength) fail(ERR_BUFFER_TOO_LARGE({ maxOutputLength }));
       else chunks.push(chunk);
     });
     stream.once('end', () => {

@@ -8,6 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { Transform } = require('node:stream');
 const { Worker } = require('node:worker_threads');
+const { ERR_ZSTD_WORKER, revive } = require('../errors');
 
 const WORKER_FILE = path.join(__dirname, 'zstd-worker.js');
 const ZSTD_POOL_SIZE = Math.max(1, Math.min(os.availableParallelism(), 4));
@@ -62,7 +63,7 @@ class ZstdWorker {
     if (!waiter) return;
     this.pending.delete(id);
     if (this.pending.size === 0) this.worker.unref();
-    if (error) waiter.reject(Object.assign(new (error.name === 'RangeError' ? RangeError : Error)(error.message), { code: error.code }));
+    if (error) waiter.reject(revive(error));
     else waiter.resolve(Buffer.from(output.buffer, output.byteOffset, output.byteLength));
   }
 
@@ -75,7 +76,7 @@ class ZstdWorker {
 }
 
 function workerError(cause) {
-  return Object.assign(new Error(`zstd worker failed: ${cause.message}`, { cause }), { code: 'ERR_ZSTD_WORKER' });
+  return ERR_ZSTD_WORKER({ cause });
 }
 
 const workers = new Set();

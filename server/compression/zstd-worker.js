@@ -14,7 +14,7 @@
 const { parentPort } = require('node:worker_threads');
 const { Compressor } = require('zstd-napi');
 const binding = require('zstd-napi/binding');
-const { outputTooLarge } = require('../errors');
+const { CODES, ERR_BUFFER_TOO_LARGE, ERR_ZSTD_TRUNCATED, ERR_ZSTD_WORKER_OP } = require('../errors');
 const { WINDOW_LOG_MAX, dictionaryTableLog } = require('./zstd-params');
 
 const OUT_CHUNK = binding.cStreamOutSize();
@@ -81,13 +81,13 @@ function decompress(input, maxOutputLength = Infinity, ctx = dctx) {
     const dst = Buffer.allocUnsafe(D_OUT_CHUNK);
     const [remaining, produced, consumed] = ctx.decompressStream(dst, src);
     total += produced;
-    if (total > maxOutputLength) throw outputTooLarge(maxOutputLength);
+    if (total > maxOutputLength) throw ERR_BUFFER_TOO_LARGE({ maxOutputLength });
     if (produced > 0) parts.push(dst.subarray(0, produced));
     if (produced > 0 || consumed > 0) frameEnded = remaining === 0;
     src = src.subarray(consumed);
     // A full chunk may leave decoded bytes behind; a short one with no input left means done.
     if (src.length === 0 && produced < dst.length) {
-      if (!frameEnded) throw Object.assign(new Error('zstd input ends inside a frame'), { code: 'ERR_ZSTD_TRUNCATED' });
+      if (!frameEnded) throw ERR_ZSTD_TRUNCATED();
       return Buffer.concat(parts);
     }
   }
@@ -137,7 +137,7 @@ function handle(msg) {
       return output;
     }
     default:
-      throw Object.assign(new Error(`unknown zstd worker op ${msg.op}`), { code: 'ERR_ZSTD_WORKER_OP' });
+      throw ERR_ZSTD_WORKER_OP({ op: msg.op });
   }
 }
 
@@ -159,6 +159,6 @@ parentPort.on('message', (msg) => {
     parentPort.postMessage({ id: msg.id, output }, [output.buffer]);
   } catch (err) {
     if (msg.session !== undefined) closeSession(msg.session);
-    parentPort.postMessage({ id: msg.id, error: { name: err.name, message: err.message, code: err.code || 'ERR_ZSTD' } });
+    parentPort.postMessage({ id: msg.id, error: { name: err.name, message: err.message, code: err.code || CODES.ERR_ZSTD } });
   }
 });

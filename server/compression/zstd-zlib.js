@@ -4,7 +4,7 @@
 
 const zlib = require('node:zlib');
 const { promisify } = require('node:util');
-const { outputTooLarge } = require('../errors');
+const { CODES, ERR_BUFFER_TOO_LARGE, ERR_ENGINE_UNAVAILABLE, ERR_ZSTD_TRUNCATED } = require('../errors');
 const { WINDOW_LOG_MAX, dictionaryTableLog } = require('./zstd-params');
 const { splitFrames } = require('./zstd-frames');
 
@@ -55,8 +55,8 @@ function dictionaryOptions(input, dictionary, level) {
 
 /** node:zlib's errors as the zstd-napi backend reports them (see CodingEngine in codings.js). */
 function decodeError(err, maxOutputLength) {
-  if (err.code === 'ERR_BUFFER_TOO_LARGE') return outputTooLarge(maxOutputLength);
-  if (err.code === 'Z_BUF_ERROR') return Object.assign(new Error('zstd input ends inside a frame', { cause: err }), { code: 'ERR_ZSTD_TRUNCATED' });
+  if (err.code === CODES.ERR_BUFFER_TOO_LARGE) return ERR_BUFFER_TOO_LARGE({ maxOutputLength });
+  if (err.code === 'Z_BUF_ERROR') return ERR_ZSTD_TRUNCATED({ cause: err });
   return err;
 }
 
@@ -87,7 +87,7 @@ async function decode(decompress, input, maxOutputLength = Infinity, dictionary 
  */
 function createZlibZstdEngine() {
   const why = zlibZstdProblem();
-  if (why !== null) throw Object.assign(new Error(why), { code: 'ERR_ENGINE_UNAVAILABLE' });
+  if (why !== null) throw ERR_ENGINE_UNAVAILABLE(why);
   const compress = promisify(zlib.zstdCompress);
   const decompress = promisify(zlib.zstdDecompress);
   return {

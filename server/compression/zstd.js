@@ -7,7 +7,7 @@
 
 const { createZlibZstdEngine, zlibZstdProblem } = require('./zstd-zlib');
 const { createNapiZstdEngine, ZSTD_POOL_SIZE } = require('./zstd-napi');
-const { loadFailure } = require('../errors');
+const { ERR_INVALID_ARG_VALUE, loadFailure } = require('../errors');
 
 const ZSTD_BACKENDS = Object.freeze(['zlib', 'zstd-napi']);
 // What a user without either backend does about it (npm, pnpm and yarn alike): zstd-napi's
@@ -28,7 +28,7 @@ function zstdBackend() {
 function createZstdEngine(backend) {
   if (backend === 'zlib') return createZlibZstdEngine();
   if (backend === 'zstd-napi') return createNapiZstdEngine();
-  if (backend !== undefined) throw Object.assign(new TypeError(`unknown zstd backend '${backend}' (expected ${ZSTD_BACKENDS.join(' or ')})`), { code: 'ERR_INVALID_ARG_VALUE' });
+  if (backend !== undefined) throw ERR_INVALID_ARG_VALUE(`unknown zstd backend '${backend}' (expected ${ZSTD_BACKENDS.join(' or ')})`);
   if (zstdBackend() === 'zlib') return createZlibZstdEngine();
   try {
     return createNapiZstdEngine();

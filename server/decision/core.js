@@ -18,7 +18,7 @@ const { explanation } = require('./explain');
 const { savesBytes } = require('../compression/compressibility');
 const { openFileBody } = require('../files/file-body');
 const { Spool } = require('../files/spool');
-const { RequestError } = require('../errors');
+const { CODES, RequestError, ERR_DIRECTORY, ERR_NOT_FOUND, restated } = require('../errors');
 const { isPreflight, preflight, allowAnyOrigin } = require('./cors');
 const { headerAdder } = require('./added-header');
 
@@ -85,7 +85,7 @@ class Core {
           return typeof d.then === 'function' ? await d : d;
         } catch (err) {
           // The file changed between validation and open: look again with fresh metadata.
-          if (err.code !== 'ERR_FILE_CHANGED' || attempt === RESTARTS) throw err;
+          if (err.code !== CODES.ERR_FILE_CHANGED || attempt === RESTARTS) throw err;
           this.store.invalidate(found.info.rel);
         }
       }
@@ -114,8 +114,8 @@ class Core {
 
   found(parsed, info) {
     if (info.kind === 'file') {
-      if (parsed.trailingSlash) throw new RequestError(404, 'ERR_NOT_FOUND', 'not a directory');
-      if (this.site.hidden(info.real)) throw new RequestError(404, 'ERR_NOT_FOUND', 'not found');
+      if (parsed.trailingSlash) throw ERR_NOT_FOUND('not a directory');
+      if (this.site.hidden(info.real)) throw ERR_NOT_FOUND();
       return { info };
     }
     if (!parsed.trailingSlash) return { redirect: directoryLocation(parsed.rel) + parsed.query };
@@ -125,7 +125,7 @@ class Core {
   async findIndex(parsed, info) {
     const indexRel = parsed.rel === '/' ? '/index.html' : parsed.rel + '/index.html';
     // The root's 404 says what to do about it (a first run in a folder without index.html).
-    const noIndex = (err) => (parsed.rel === '/' ? new RequestError(404, err.code, this.site.rootWithoutIndex) : err);
+    const noIndex = (err) => (parsed.rel === '/' ? restated(err, this.site.rootWithoutIndex) : err);
     const index = this.store.current(indexRel) ?? await this.store.lookup(indexRel).catch((err) => {
       if (err.status !== 404) throw err;
       if (this.site.listing) return info;
@@ -133,7 +133,7 @@ class Core {
     });
     if (index.kind !== 'file') {
       if (this.site.listing) return { listing: info };
-      throw noIndex(new RequestError(404, 'ERR_NOT_FOUND', 'no index.html'));
+      throw noIndex(ERR_NOT_FOUND('no index.html'));
     }
     return { info: index };
   }
@@ -306,7 +306,7 @@ class Core {
   // dictionary part of the report.
   async explain(target, ae, headers = {}) {
     const found = await this.findFile(parseRequestPath(target));
-    if (found.info === undefined) throw new RequestError(400, 'ERR_DIRECTORY', 'path names a directory; add a trailing slash');
+    if (found.info === undefined) throw ERR_DIRECTORY();
     const info = found.info;
     // Sizes first, one at a time (all at once could hit the compression cap and hide sizes): an
     // on-the-fly output found not smaller than the file withdraws its coding, as for a request,
@@ -409,7 +409,7 @@ class Core {
       return textResponse(err.status, `${err.message}\n`, isHead, undefined, err.code);
     }
     // Still changing after RESTARTS fresh looks: a transient state of the disk, not a fault.
-    if (err.code === 'ERR_FILE_CHANGED') return textResponse(503, 'file is changing, retry\n', isHead, { 'retry-after': '1' });
+    if (err.code === CODES.ERR_FILE_CHANGED) return textResponse(503, 'file is changing, retry\n', isHead, { 'retry-after': '1' });
     this.log.error(`internal error: ${err.stack || err}`);
     return textResponse(500, 'internal server error\n', isHead);
   }

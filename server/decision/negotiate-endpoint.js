@@ -5,14 +5,14 @@
 // cannot read the headers its browser sends). The answer is Core#explain's: the server's real decision, not a re-implementation.
 
 const { response } = require('./representation');
-const { RequestError } = require('../errors');
+const { RequestError, ERR_MISSING_PATH } = require('../errors');
 
 async function negotiateEndpoint(core, query, headers, isHead) {
   const params = new URLSearchParams(query.slice(1));
   const target = params.get('path');
   const ae = params.has('ae') ? params.get('ae') : headers['accept-encoding'];
   try {
-    if (!target) throw new RequestError(400, 'ERR_MISSING_PATH', 'query parameter "path" is required');
+    if (!target) throw ERR_MISSING_PATH();
     const others = params.has('ad') ? { ...headers, 'available-dictionary': params.get('ad') } : headers;
     return json(200, { path: target, ...await core.explain(target, ae, others) }, isHead);
   } catch (err) {

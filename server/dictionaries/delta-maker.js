@@ -10,9 +10,10 @@
 
 const { savesBytes } = require('../compression/compressibility');
 const { RepeatedWarnings } = require('../log/repeated-warnings');
+const { ERR_DELTA_BUDGET } = require('../errors');
 
 // What bytes() says past the delta budget.
-const OVER_BUDGET = Object.freeze(Object.assign(new Error('past the delta work budget'), { code: 'ERR_DELTA_BUDGET' }));
+const OVER_BUDGET = Object.freeze(ERR_DELTA_BUDGET());
 const UNCHARGED = () => true;
 
 class DeltaMaker {

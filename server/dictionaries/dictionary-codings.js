@@ -12,7 +12,7 @@
 // at least).
 
 const { createHash } = require('node:crypto');
-const { loadFailure } = require('../errors');
+const { ERR_DICTIONARY_FRAME, ERR_DICTIONARY_MISMATCH, loadFailure } = require('../errors');
 
 const HASH_BYTES = 32;
 const HEADERS = Object.freeze({
@@ -43,7 +43,7 @@ function frame(coding, hash, payload) {
 function unframe(coding, body) {
   const header = HEADERS[coding];
   if (body.length < header.length + HASH_BYTES || !body.subarray(0, header.length).equals(header)) {
-    throw Object.assign(new Error(`not a ${coding} body: wrong or missing header`), { code: 'ERR_DICTIONARY_FRAME' });
+    throw ERR_DICTIONARY_FRAME({ coding });
   }
   return { hash: body.subarray(header.length, header.length + HASH_BYTES), payload: body.subarray(header.length + HASH_BYTES) };
 }
@@ -106,7 +106,7 @@ function createDictionaryEngines(engines, log = null) {
      */
     async decompress(coding, body, dictionary, { maxOutputLength = Number.MAX_SAFE_INTEGER } = {}) {
       const { hash, payload } = unframe(coding, body);
-      if (!hash.equals(sha256(dictionary))) throw Object.assign(new Error(`${coding} body made with another dictionary`), { code: 'ERR_DICTIONARY_MISMATCH' });
+      if (!hash.equals(sha256(dictionary))) throw ERR_DICTIONARY_MISMATCH({ coding });
       if (coding === 'dcb') return brotli.decompress(payload, dictionary, maxOutputLength);
       return engines.decompressWithDictionary('zstd', payload, dictionary, { maxOutputLength });
     },

@@ -6,12 +6,10 @@
 // here, and `fail` applies the engine's remedy (reset the stream, drop the response or the
 // connection).
 
-const { RequestError } = require('../errors');
-
 /**
  * @param {{ decide: Function, errorResponse: Function }} core
  * @param {{ error(msg: string): void }} log
- * @param {{ method: string, target: string, headers: object, refusal?: RequestError | null, connection: object }} request
+ * @param {{ method: string, target: string, headers: object, refusal?: import('../errors').RequestError | null, connection: object }} request
  *   connection: an object that lives as long as the request's connection (the core counts some
  *   work per connection)
  * @param {(d: object) => void} send
@@ -26,10 +24,4 @@ function dispatch(core, log, { method, target, headers, refusal = null, connecti
   });
 }
 
-// RFC 9113 6.5.2 / RFC 6585 5: a header list longer than SETTINGS_MAX_HEADER_LIST_SIZE, which
-// HTTP/2 peers may treat as advisory.
-function headerListTooLarge() {
-  return new RequestError(431, 'ERR_HEADER_LIST_TOO_LARGE', 'request header fields too large');
-}
-
-module.exports = { dispatch, headerListTooLarge };
+module.exports = { dispatch };

@@ -15,6 +15,7 @@
 // armed for the oldest, serves them all.
 
 const fs = require('node:fs');
+const { CODES } = require('../errors');
 const { PENDING_HANDSHAKES } = require('../config/limits');
 const { NO_METRICS } = require('../metrics/recorder');
 const { releaseFreeMemory } = require('./hpack-addon');
@@ -115,7 +116,7 @@ function guardHandshakes(server, {
   server.on('tlsClientError', (err, socket) => {
     // Node's handshakeTimeout, an inactivity timer, can expire at the deadline just before ours;
     // a connection the guard dropped already was counted then.
-    if (forget(peerKey(socket))) metrics.handshakeDropped(err.code === 'ERR_TLS_HANDSHAKE_TIMEOUT' ? 'deadline' : 'tls_error');
+    if (forget(peerKey(socket))) metrics.handshakeDropped(err.code === CODES.ERR_TLS_HANDSHAKE_TIMEOUT ? 'deadline' : 'tls_error');
     log.debug(`tls error: ${err.message}`);
     socket.destroy();
   });

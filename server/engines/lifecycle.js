@@ -3,18 +3,12 @@
 // HTTP/2 stream and its response): the state is one value, changed only by advance(event) along
 // a frozen table event -> { state before: state after }, the whole lifecycle written in one place
 // beside its owner. An event the table does not allow in the current state is refused with a
-// LifecycleError and changes nothing. It is always a bug of ours, never the peer's (the engines
+// ERR_LIFECYCLE error and changes nothing. It is always a bug of ours, never the peer's (the engines
 // check the peer's input against the state before they change it), so it is never ignored: the
 // engine's boundary for its connection (h2's #fail, h1's end()) ends that connection and logs it,
 // where a throw out of a socket's event handler would end the process.
 
-class LifecycleError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'LifecycleError';
-    this.code = 'ERR_LIFECYCLE';
-  }
-}
+const { ERR_LIFECYCLE } = require('../errors');
 
 /**
  * A lifecycle's table, checked once: every state it leads to is one of `states` (an object of
@@ -47,13 +41,13 @@ class Lifecycle {
     return this.#state;
   }
 
-  /** Moves to the state `event` leads to from this one; a LifecycleError where the table allows none. */
+  /** Moves to the state `event` leads to from this one; throws ERR_LIFECYCLE where the table allows none. */
   advance(event) {
     const next = this.#table[event]?.[this.#state];
-    if (next === undefined) throw new LifecycleError(`${this.#name}: ${event} in state ${this.#state}`);
+    if (next === undefined) throw ERR_LIFECYCLE(`${this.#name}: ${event} in state ${this.#state}`);
     this.#state = next;
     return next;
   }
 }
 
-module.exports = { Lifecycle, LifecycleError, transitions };
+module.exports = { Lifecycle, transitions };

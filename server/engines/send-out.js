@@ -28,8 +28,7 @@
 // (NO_METER when metrics are off) gets it once finished, with when its request reached the core.
 
 const { NO_METER } = require('../metrics/recorder');
-
-const SEND_TIMEOUT = 'ERR_SEND_TIMEOUT';
+const { ERR_SEND_TIMEOUT } = require('../errors');
 
 // RFC 9110 6.4.1 and 15.3.5, 15.4.5: these never have content, whatever the method.
 function statusHasBody(status) {
@@ -136,9 +135,7 @@ class Sending {
   }
 
   stalled(ms) {
-    const err = new Error(`no progress for ${ms} ms`);
-    err.code = SEND_TIMEOUT;
-    this.abort(err, 'timed out');
+    this.abort(ERR_SEND_TIMEOUT({ ms }), 'timed out');
   }
 
   abort(err, outcome) {
@@ -168,4 +165,4 @@ class Sending {
   }
 }
 
-module.exports = { sendOut, discard, statusHasBody, loggedStatus, SEND_TIMEOUT };
+module.exports = { sendOut, discard, statusHasBody, loggedStatus };

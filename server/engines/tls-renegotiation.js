@@ -5,9 +5,11 @@
 // Node's own limit (3 in 10 minutes, ERR_TLS_SESSION_ATTACK) only emits an 'error' and leaves
 // the socket open. TLS 1.3 has no renegotiation; its KeyUpdate is not a handshake and passes.
 
+const { CODES } = require('../errors');
+
 // Node emits one of these on the socket at a renegotiation attempt (the first: disabled; the
 // second only where renegotiation was allowed and passed Node's limit).
-const RENEGOTIATION_ERRORS = new Set(['ERR_TLS_RENEGOTIATION_DISABLED', 'ERR_TLS_SESSION_ATTACK']);
+const RENEGOTIATION_ERRORS = new Set([CODES.ERR_TLS_RENEGOTIATION_DISABLED, CODES.ERR_TLS_SESSION_ATTACK]);
 
 /** Called on each accepted TLS socket, before its first renegotiation can arrive. */
 function refuseRenegotiation(socket) {

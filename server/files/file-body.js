@@ -18,6 +18,7 @@ const { Readable } = require('node:stream');
 const { sameStat } = require('./read-file');
 const { O_NOFOLLOW, O_NONBLOCK } = require('./open-in-root');
 const { Charge } = require('./byte-budget');
+const { ERR_FILE_CHANGED } = require('../errors');
 const { FdCalls } = require('./fd-calls');
 
 // Reads happen only when the consumer asks (highWaterMark 0) and hold one chunk at a time, so a
@@ -32,13 +33,6 @@ const CHUNK = 64 * 1024;
 // inode is no longer reachable by a path to be written through).
 function unchangedSince(st, stat) {
   return sameStat(st, stat) || (st.nlink === 0 && sameStat({ ...st, ctimeMs: stat.ctimeMs }, stat));
-}
-
-class FileChangedError extends Error {
-  constructor(file) {
-    super(`${file} changed while being served`);
-    this.code = 'ERR_FILE_CHANGED';
-  }
 }
 
 // Streams bytes [start, end] of an open fd, holding back the last chunk until an fstat taken
@@ -62,7 +56,7 @@ class FileBody extends Readable {
     this.charge.take(n, () => {
       if (this.destroyed) { this.charge.settle(); return; }
       this.io((done) => fs.read(this.fd, Buffer.allocUnsafe(n), 0, n, this.position, done), (bytesRead, buf) => {
-        if (bytesRead === 0) { this.destroy(new FileChangedError(this.rep.path)); return; }
+        if (bytesRead === 0) { this.destroy(ERR_FILE_CHANGED({ file: this.rep.path })); return; }
         this.position += bytesRead;
         this.remaining -= bytesRead;
         const chunk = bytesRead < n ? buf.subarray(0, bytesRead) : buf;
@@ -73,7 +67,7 @@ class FileBody extends Readable {
   }
 
   finish(st, last) {
-    if (!unchangedSince(st, this.rep.stat)) { this.destroy(new FileChangedError(this.rep.path)); return; }
+    if (!unchangedSince(st, this.rep.stat)) { this.destroy(ERR_FILE_CHANGED({ file: this.rep.path })); return; }
     if (last !== null) this.push(last);
     this.push(null);
   }
@@ -96,10 +90,10 @@ class FileBody extends Readable {
 function openChecked(rep) {
   return new Promise((resolve, reject) => {
     fs.open(rep.path, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK, (err, fd) => {
-      if (err) { reject(err.code === 'ENOENT' || err.code === 'ELOOP' ? new FileChangedError(rep.path) : err); return; }
+      if (err) { reject(err.code === 'ENOENT' || err.code === 'ELOOP' ? ERR_FILE_CHANGED({ file: rep.path }) : err); return; }
       fs.fstat(fd, (err2, st) => {
         if (!err2 && sameStat(st, rep.stat)) { resolve(fd); return; }
-        fs.close(fd, () => reject(err2 || new FileChangedError(rep.path)));
+        fs.close(fd, () => reject(err2 || ERR_FILE_CHANGED({ file: rep.path })));
       });
     });
   });

@@ -22,6 +22,7 @@ const { NameWatch, namesFor } = require('./name-watch');
 const { readConsistent, sameStat, statTag } = require('./read-file');
 const { cachedPath, mayBeOurs, isOurFolder, MAX_SOURCE_BYTES } = require('./variant-cache');
 const { typeOfName, whyNotCompressible } = require('../compression/compressibility');
+const { CODES } = require('../errors');
 
 const close = promisify(fs.close);
 
@@ -250,7 +251,7 @@ class FileStore {
         };
       } catch (err) {
         verdict = {
-          mismatch: err.code === 'ERR_BUFFER_TOO_LARGE' ? `${why}, and decodes to more than its ${size} bytes`
+          mismatch: err.code === CODES.ERR_BUFFER_TOO_LARGE ? `${why}, and decodes to more than its ${size} bytes`
             : `${why}, and cannot be checked by content (${err.message})`,
           digest: null,
         };

@@ -16,7 +16,7 @@
 const fs = require('node:fs');
 const { promisify } = require('node:util');
 const { isInside, fsError } = require('./resolve-path');
-const { RequestError } = require('../errors');
+const { ERR_NOT_FOUND, ERR_OUTSIDE_ROOT } = require('../errors');
 
 const open = promisify(fs.open);
 const fstat = promisify(fs.fstat);
@@ -29,10 +29,6 @@ const O_NOFOLLOW = fs.constants.O_NOFOLLOW || 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK || 0;
 const OPEN_FLAGS = fs.constants.O_RDONLY | O_NONBLOCK;
 const DELETED = ' (deleted)';
-
-function notFound(message) {
-  return new RequestError(404, 'ERR_NOT_FOUND', message);
-}
 
 // Whether /proc/self/fd names open files here (probed once, on this module's own file).
 const PROC_FD = (() => {
@@ -50,14 +46,14 @@ const PROC_FD = (() => {
 async function procPath(fd) {
   const real = await readlink(`/proc/self/fd/${fd}`);
   // The kernel's mark for a file unlinked since it was opened.
-  if (real.endsWith(DELETED)) throw notFound('deleted while opened');
+  if (real.endsWith(DELETED)) throw ERR_NOT_FOUND('deleted while opened');
   return real;
 }
 
 async function realpathMatchingFd(file, st) {
   const real = await realpath(file);
   const there = await stat(real);
-  if (there.dev !== st.dev || there.ino !== st.ino) throw notFound('replaced while opened');
+  if (there.dev !== st.dev || there.ino !== st.ino) throw ERR_NOT_FOUND('replaced while opened');
   return real;
 }
 
@@ -83,9 +79,9 @@ async function openInRoot(rootReal, file, { exact = false, verify = PROC_FD ? 'p
   }
   try {
     const st = await fstat(fd);
-    if (!st.isFile() && !st.isDirectory()) throw notFound('not a regular file');
+    if (!st.isFile() && !st.isDirectory()) throw ERR_NOT_FOUND('not a regular file');
     const real = await VERIFY[verify](fd, file, st).catch((err) => { throw fsError(err); });
-    if (exact ? real !== file : !isInside(rootReal, real)) throw new RequestError(404, 'ERR_OUTSIDE_ROOT', 'opened file is outside the root');
+    if (exact ? real !== file : !isInside(rootReal, real)) throw ERR_OUTSIDE_ROOT('opened file is outside the root');
     return { fd, real, stat: st };
   } catch (err) {
     await close(fd);

@@ -5,6 +5,7 @@
 
 const fs = require('node:fs');
 const { promisify } = require('node:util');
+const { ERR_FILE_CHANGED } = require('../errors');
 
 const fstat = promisify(fs.fstat);
 const read = promisify(fs.read);
@@ -30,7 +31,7 @@ async function readConsistent(fd, limit, stat = null) {
     }
     const after = await fstat(fd);
     if (filled === stat.size && sameStat(stat, after)) return { stat, bytes };
-    if (attempt === ATTEMPTS) throw Object.assign(new Error(`fd ${fd} keeps changing while read`), { code: 'ERR_FILE_CHANGED' });
+    if (attempt === ATTEMPTS) throw ERR_FILE_CHANGED(`fd ${fd} keeps changing while read`);
     stat = after;
   }
 }

@@ -5,7 +5,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { RequestError } = require('../errors');
+const { ERR_NOT_FOUND, ERR_OUTSIDE_ROOT, ERR_PATH_TOO_LONG } = require('../errors');
 const { isDotName } = require('../http/request-path');
 
 function isInside(rootReal, real) {
@@ -19,14 +19,14 @@ const NOT_FOUND_CODES = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EACCES', 'EPERM'
 function realpathInRoot(rootReal, rel, callback) {
   fs.realpath.native(path.join(rootReal, rel), (err, real) => {
     if (err) callback(fsError(err));
-    else if (!isInside(rootReal, real)) callback(new RequestError(404, 'ERR_OUTSIDE_ROOT', 'symlink target outside the root'));
+    else if (!isInside(rootReal, real)) callback(ERR_OUTSIDE_ROOT('symlink target outside the root'));
     else callback(null, real);
   });
 }
 
 function fsError(err) {
-  if (NOT_FOUND_CODES.has(err.code)) return new RequestError(404, 'ERR_NOT_FOUND', 'not found');
-  if (err.code === 'ENAMETOOLONG') return new RequestError(414, 'ERR_PATH_TOO_LONG', 'path too long');
+  if (NOT_FOUND_CODES.has(err.code)) return ERR_NOT_FOUND();
+  if (err.code === 'ENAMETOOLONG') return ERR_PATH_TOO_LONG('path too long');
   return err;
 }
 

@@ -3,7 +3,7 @@
 // refusing anything that could escape it (dot segments above the root, encoded separators, NUL,
 // malformed escapes) and every dot name. The filesystem step is files/resolve-path.js.
 
-const { RequestError } = require('../errors');
+const { ERR_BACKSLASH, ERR_BAD_ENCODING, ERR_BAD_PATH, ERR_DOTFILE, ERR_ENCODED_SEPARATOR, ERR_NUL, ERR_PATH_TOO_LONG, ERR_TRAVERSAL } = require('../errors');
 
 const MAX_PATH_LENGTH = 8192;
 // Parses of recent targets (frozen, so callers share them): a site's requests name few
@@ -26,26 +26,26 @@ function parseRequestPath(target) {
 }
 
 function parse(target) {
-  if (target.length > MAX_PATH_LENGTH) throw new RequestError(414, 'ERR_PATH_TOO_LONG', 'request target too long');
+  if (target.length > MAX_PATH_LENGTH) throw ERR_PATH_TOO_LONG();
   const q = target.indexOf('?');
   const pathname = q === -1 ? target : target.slice(0, q);
   const query = q === -1 ? '' : target.slice(q);
-  if (pathname.charCodeAt(0) !== 47 /* / */) throw new RequestError(400, 'ERR_BAD_PATH', 'path must start with /');
-  if (pathname.includes('\\')) throw new RequestError(400, 'ERR_BACKSLASH', 'backslash in path');
+  if (pathname.charCodeAt(0) !== 47 /* / */) throw ERR_BAD_PATH();
+  if (pathname.includes('\\')) throw ERR_BACKSLASH();
 
   let decoded = pathname;
   if (pathname.includes('%')) {
     // An encoded separator would let one path segment name two, so refuse it before decoding.
-    if (/%(2f|5c)/i.test(pathname)) throw new RequestError(400, 'ERR_ENCODED_SEPARATOR', 'encoded / or \\ in path');
+    if (/%(2f|5c)/i.test(pathname)) throw ERR_ENCODED_SEPARATOR();
     try {
       // decodeURIComponent rejects malformed escapes and invalid or overlong UTF-8 (%c0%ae).
       decoded = decodeURIComponent(pathname);
     } catch {
-      throw new RequestError(400, 'ERR_BAD_ENCODING', 'malformed percent-encoding');
+      throw ERR_BAD_ENCODING();
     }
-    if (decoded.includes('\\')) throw new RequestError(400, 'ERR_BACKSLASH', 'backslash in path');
+    if (decoded.includes('\\')) throw ERR_BACKSLASH();
   }
-  if (decoded.includes('\0')) throw new RequestError(400, 'ERR_NUL', 'NUL in path');
+  if (decoded.includes('\0')) throw ERR_NUL();
 
   const out = [];
   const segments = decoded.split('/');
@@ -53,11 +53,11 @@ function parse(target) {
     const seg = segments[i];
     if (seg === '' || seg === '.') continue;
     if (seg === '..') {
-      if (out.length === 0) throw new RequestError(400, 'ERR_TRAVERSAL', 'path escapes the root');
+      if (out.length === 0) throw ERR_TRAVERSAL();
       out.pop();
       continue;
     }
-    if (isDotName(seg)) throw new RequestError(404, 'ERR_DOTFILE', 'dotfiles are not served');
+    if (isDotName(seg)) throw ERR_DOTFILE();
     out.push(seg);
   }
   const trailingSlash = decoded.endsWith('/');

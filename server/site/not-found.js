@@ -6,6 +6,7 @@
 const { response, VARY } = require('../decision/representation');
 const { settle } = require('../decision/selection');
 const { openFileBody } = require('../files/file-body');
+const { CODES } = require('../errors');
 
 const SPA_VARY = `${VARY}, Accept`;
 
@@ -32,7 +33,7 @@ function rootWithoutIndex(listing) {
 async function notFound(core, err, isHead, headers, spa) {
   try {
     // Only a path that does not exist falls back: dotfiles and escapes from the root stay 404.
-    const fallback = spa && err.code === 'ERR_NOT_FOUND';
+    const fallback = spa && err.code === CODES.ERR_NOT_FOUND;
     if (fallback && acceptsHtml(headers.accept)) {
       const index = await lookupFile(core, '/index.html');
       if (index !== null) return withVary(await core.serveFile(isHead, index, headers), SPA_VARY);

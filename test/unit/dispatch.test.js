@@ -3,8 +3,8 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { dispatch, headerListTooLarge } = require('../../server/engines/dispatch');
-const { RequestError } = require('../../server/errors');
+const { dispatch } = require('../../server/engines/dispatch');
+const { ERR_BAD_HOST, ERR_HEADER_LIST_TOO_LARGE } = require('../../server/errors');
 
 function fakeCore() {
   const calls = [];
@@ -25,8 +25,8 @@ const run = (request, send) => new Promise((resolve) => {
 test('a request is decided; a refused one is answered from its refusal without asking the core', async () => {
   const cases = [
     [{ method: 'GET', target: '/a', headers: {} }, [['decide', 'GET', '/a']], 200],
-    [{ method: 'HEAD', target: '/a', headers: {}, refusal: headerListTooLarge() }, [['errorResponse', 431, true]], 431],
-    [{ method: 'GET', target: '/a', headers: {}, refusal: new RequestError(400, 'ERR_BAD_HOST', 'bad') }, [['errorResponse', 400, false]], 400],
+    [{ method: 'HEAD', target: '/a', headers: {}, refusal: ERR_HEADER_LIST_TOO_LARGE() }, [['errorResponse', 431, true]], 431],
+    [{ method: 'GET', target: '/a', headers: {}, refusal: ERR_BAD_HOST('bad') }, [['errorResponse', 400, false]], 400],
   ];
   for (const [request, calls, status] of cases) {
     const { core, d, errors } = await run(request, () => {});
@@ -39,9 +39,4 @@ test('a throw while sending is logged once with the request and failed to the en
   assert.equal(failed, 'socket gone');
   assert.equal(errors.length, 1);
   assert.match(errors[0], /^sending GET \/x failed: Error: socket gone/);
-});
-
-test('headerListTooLarge is a 431 RequestError', () => {
-  const err = headerListTooLarge();
-  assert.deepEqual([err instanceof RequestError, err.status, err.code], [true, 431, 'ERR_HEADER_LIST_TOO_LARGE']);
 });

@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Readable } = require('node:stream');
-const { sendOut, statusHasBody, SEND_TIMEOUT } = require('../../server/engines/send-out');
+const { sendOut, statusHasBody } = require('../../server/engines/send-out');
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -139,7 +139,7 @@ const rows = [
       body.push('ab');
       while (sink.outcome === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
     },
-    calls: ['start 200 null false', 'write ab', `abort ${SEND_TIMEOUT}`, 'finished'], outcome: 'timed out', sent: 2, released: true,
+    calls: ['start 200 null false', 'write ab', 'abort ERR_SEND_TIMEOUT', 'finished'], outcome: 'timed out', sent: 2, released: true,
   },
 ];
 

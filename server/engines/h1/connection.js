@@ -7,7 +7,7 @@ const { EventEmitter } = require('node:events');
 const { RequestParser } = require('./request-parser');
 const { formatHead, wholeResponse, chunkPrefix, CHUNK_SUFFIX, LAST_CHUNK } = require('./response-writer');
 const { sendOut, discard, loggedStatus } = require('../send-out');
-const { RequestError } = require('../../errors');
+const { RequestError, ERR_HEADERS_TIMEOUT } = require('../../errors');
 const { LINGER_MS } = require('../../config/limits');
 const { dispatch } = require('../dispatch');
 const { Lifecycle, transitions } = require('../lifecycle');
@@ -336,7 +336,7 @@ class Http1Connection extends EventEmitter {
     const receiving = this.parser !== null && this.parser.receiving;
     if (receiving && this.queue.length === 0) {
       // RFC 9110 15.5.9: a head that did not complete in time gets 408, then the close.
-      this.refuse(new RequestError(408, 'ERR_HEADERS_TIMEOUT', 'request head not received in time'));
+      this.refuse(ERR_HEADERS_TIMEOUT());
     } else if (this.queue.length === 0) {
       this.stopReading();
       this.end();

@@ -6,7 +6,7 @@
 // This server takes no request content, so any framing that announces some is refused here.
 
 const { METHODS } = require('node:http');
-const { RequestError } = require('../../errors');
+const { RequestError, ERR_BAD_REQUEST, ERR_CONTENT, ERR_HEAD_TOO_LARGE, ERR_METHOD, ERR_PATH_TOO_LONG, ERR_TRANSFER_ENCODING, ERR_VERSION } = require('../../errors');
 const { addField } = require('../header-object');
 const { MAX_PATH_LENGTH } = require('../../http/request-path');
 const { hostError } = require('../../http/host-header');
@@ -44,10 +44,6 @@ for (const name of COMMON_NAMES) (NAMES_BY_LENGTH[name.length] ??= []).push(name
 const END_OF_HEAD = Buffer.from('\r\n\r\n', 'latin1');
 // An LF that does not end a CRLF.
 const BARE_LF = /(?:^|[^\r])\n/;
-
-function bad(message) {
-  return new RequestError(400, 'ERR_BAD_REQUEST', message);
-}
 
 // A parsed request head: { method, target (as received), path (origin-form, what the core
 // gets), version ('1.1' | '1.0'), headers (lowercase names; repeats joined with ', ', cookie
@@ -121,7 +117,7 @@ class RequestParser {
         continue;
       }
       // RFC 9112 2.2 lets a recipient take a bare LF as a line end; like llhttp we do not.
-      if (lf === lineStart || buf[lf - 1] !== CR) return this.fail(bad('line not ended by CRLF'));
+      if (lf === lineStart || buf[lf - 1] !== CR) return this.fail(ERR_BAD_REQUEST('line not ended by CRLF'));
       const limit = this.checkLimits(lf + 1);
       if (limit !== null) return limit;
       if (this.requestLineEnd === -1) {
@@ -156,10 +152,10 @@ class RequestParser {
 
   checkLimits(received) {
     if (this.requestLineEnd === -1 && received - this.start > this.maxTargetBytes + REQUEST_LINE_SLACK) {
-      return this.fail(new RequestError(414, 'ERR_PATH_TOO_LONG', 'request target too long'));
+      return this.fail(ERR_PATH_TOO_LONG());
     }
     if (received - this.start > this.maxHeadBytes) {
-      return this.fail(new RequestError(431, 'ERR_HEAD_TOO_LARGE', 'request header fields too large'));
+      return this.fail(ERR_HEAD_TOO_LARGE());
     }
     return null;
   }
@@ -179,14 +175,14 @@ function parseHead(head, lineEnd, maxTargetBytes) {
   if (request instanceof RequestError) return request;
   // One pass for the controls no field line may hold (every LF already ends a CRLF line).
   HEAD_VALUE_CONTROL.lastIndex = lineEnd + 2;
-  if (HEAD_VALUE_CONTROL.test(head)) return bad('control character in a field line');
+  if (HEAD_VALUE_CONTROL.test(head)) return ERR_BAD_REQUEST('control character in a field line');
   const headers = {};
   const counts = { host: 0, cl: 0, clTab: false, te: false }; // clTab: HTAB after a Content-Length
   let pos = lineEnd + 2;
   const end = head.length - 2;
   while (pos < end) {
     const eol = head.indexOf('\r', pos);
-    if (head.charCodeAt(eol + 1) !== LF) return bad('CR inside a field line');
+    if (head.charCodeAt(eol + 1) !== LF) return ERR_BAD_REQUEST('CR inside a field line');
     const err = parseField(head, pos, eol, headers, counts);
     if (err !== null) return err;
     pos = eol + 2;
@@ -197,24 +193,24 @@ function parseHead(head, lineEnd, maxTargetBytes) {
 function parseRequestLine(line, maxTargetBytes) {
   let i = 0;
   while (i < line.length && TCHAR[line.charCodeAt(i)] > 0) i++;
-  if (i === 0 || line.charCodeAt(i) !== SP) return bad('malformed method');
+  if (i === 0 || line.charCodeAt(i) !== SP) return ERR_BAD_REQUEST('malformed method');
   const method = i === 3 && line.startsWith('GET') ? 'GET' : line.slice(0, i);
   // llhttp accepts runs of SP between the parts (RFC 9112 3 allows splitting on whitespace).
   while (line.charCodeAt(i) === SP) i++;
   const targetStart = i;
   i = requestTargetEnd(line, i);
   const target = line.slice(targetStart, i);
-  if (target.length === 0 || (i < line.length && line.charCodeAt(i) !== SP)) return bad('malformed request target');
-  if (target.length > maxTargetBytes) return new RequestError(414, 'ERR_PATH_TOO_LONG', 'request target too long');
+  if (target.length === 0 || (i < line.length && line.charCodeAt(i) !== SP)) return ERR_BAD_REQUEST('malformed request target');
+  if (target.length > maxTargetBytes) return ERR_PATH_TOO_LONG();
   while (line.charCodeAt(i) === SP) i++;
   const version = line.slice(i);
-  if (version === '' || i === targetStart + target.length) return bad('no HTTP version (HTTP/0.9 is not served)');
+  if (version === '' || i === targetStart + target.length) return ERR_BAD_REQUEST('no HTTP version (HTTP/0.9 is not served)');
   if (version !== 'HTTP/1.1' && version !== 'HTTP/1.0') {
     return /^HTTP\/[0-9]\.[0-9]$/.test(version)
-      ? new RequestError(505, 'ERR_VERSION', 'only HTTP/1.1 and HTTP/1.0 are served here')
-      : bad('malformed HTTP version');
+      ? ERR_VERSION()
+      : ERR_BAD_REQUEST('malformed HTTP version');
   }
-  if (!KNOWN_METHODS.has(method)) return new RequestError(501, 'ERR_METHOD', 'method not implemented');
+  if (!KNOWN_METHODS.has(method)) return ERR_METHOD();
   return { method, target, path: target, version: version === 'HTTP/1.1' ? '1.1' : '1.0', headers: null, keepAlive: true };
 }
 
@@ -224,8 +220,8 @@ function parseRequestLine(line, maxTargetBytes) {
 function parseField(head, pos, eol, headers, counts) {
   let i = pos;
   while (i < eol && TCHAR[head.charCodeAt(i)] > 0) i++;
-  if (i === pos) return bad(head.charCodeAt(pos) === SP || head.charCodeAt(pos) === HTAB ? 'obs-fold or whitespace before a field name' : 'malformed field name');
-  if (head.charCodeAt(i) !== 0x3a /* : */) return bad('malformed field line');
+  if (i === pos) return ERR_BAD_REQUEST(head.charCodeAt(pos) === SP || head.charCodeAt(pos) === HTAB ? 'obs-fold or whitespace before a field name' : 'malformed field name');
+  if (head.charCodeAt(i) !== 0x3a /* : */) return ERR_BAD_REQUEST('malformed field line');
   const name = commonName(head, pos, i) ?? head.slice(pos, i).toLowerCase();
   let vs = i + 1;
   let ve = eol;
@@ -260,24 +256,24 @@ function commonName(head, pos, end) {
 
 // Message framing and connection rules once all fields are in (RFC 9112 6, 9.3; 3.2).
 function frame(request, headers, counts) {
-  if (counts.cl > 1) return bad('more than one Content-Length');
+  if (counts.cl > 1) return ERR_BAD_REQUEST('more than one Content-Length');
   const cl = headers['content-length'];
-  if (cl !== undefined && (!DIGITS.test(cl) || counts.clTab)) return bad('malformed Content-Length');
+  if (cl !== undefined && (!DIGITS.test(cl) || counts.clTab)) return ERR_BAD_REQUEST('malformed Content-Length');
   // RFC 9112 6.1: Transfer-Encoding with Content-Length is the smuggling signature; refuse it.
-  if (counts.te && cl !== undefined) return bad('Transfer-Encoding with Content-Length');
+  if (counts.te && cl !== undefined) return ERR_BAD_REQUEST('Transfer-Encoding with Content-Length');
   // No request here takes content: refuse the framing instead of reading or skipping a body,
   // so nothing can hide behind it. RFC 9112 6.1: 501 for a transfer coding not implemented.
-  if (counts.te) return new RequestError(501, 'ERR_TRANSFER_ENCODING', 'request content (Transfer-Encoding) is not accepted');
+  if (counts.te) return ERR_TRANSFER_ENCODING();
   // RFC 9110 15.5.14: content larger than the server is willing to take (here: any).
-  if (cl !== undefined && !/^0+$/.test(cl)) return new RequestError(413, 'ERR_CONTENT', 'request content is not accepted');
+  if (cl !== undefined && !/^0+$/.test(cl)) return ERR_CONTENT();
   // RFC 9112 3.2: exactly one valid Host in HTTP/1.1; at most one in HTTP/1.0.
   const host = headers.host;
   const hostProblem = hostError(counts.host, host, request.version === '1.0');
-  if (hostProblem !== null) return bad(hostProblem);
+  if (hostProblem !== null) return ERR_BAD_REQUEST(hostProblem);
   if (request.target.charCodeAt(0) !== 0x2f /* / */ && request.target !== '*') {
     const m = ABSOLUTE_FORM.exec(request.target);
     // Absolute-form only for the origin the request names in Host: this is not a proxy.
-    if (m === null || host === undefined || m[1].toLowerCase() !== host.toLowerCase()) return bad('request target is not for this origin');
+    if (m === null || host === undefined || m[1].toLowerCase() !== host.toLowerCase()) return ERR_BAD_REQUEST('request target is not for this origin');
     const rest = m[2] || '';
     request.path = rest.charCodeAt(0) === 0x2f /* / */ ? rest : '/' + rest;
   }

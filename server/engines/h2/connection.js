@@ -25,7 +25,8 @@ const { Http2Output } = require('./output');
 const { sendOut, discard } = require('../send-out');
 const { NO_METRICS } = require('../../metrics/recorder');
 const { LINGER_MS, HTTP2_FLOOD, HEADER_LIST_HARD_FACTOR, REQUEST_BODY_LIMIT } = require('../../config/limits');
-const { dispatch, headerListTooLarge } = require('../dispatch');
+const { dispatch } = require('../dispatch');
+const { ERR_HEADER_LIST_TOO_LARGE } = require('../../errors');
 const { isRenegotiation } = require('../tls-renegotiation');
 
 // A header block split over more frames than this is a CONTINUATION flood (CVE-2024-27316).
@@ -343,7 +344,7 @@ class Http2Connection extends EventEmitter {
     stream.responseLifecycle.advance('dispatch');
     stream.startedAt = performance.now();
     const headers = stream.headers;
-    const refusal = stream.listSize > this.#maxHeaderListSize ? headerListTooLarge() : null;
+    const refusal = stream.listSize > this.#maxHeaderListSize ? ERR_HEADER_LIST_TOO_LARGE() : null;
     dispatch(this.#core, this.#log, { method: headers[':method'], target: headers[':path'], headers, refusal, connection: this },
       (d) => this.#respond(stream, d),
       () => { if (!stream.closed && !this.#ended) this.#resetStream(stream.id, ERROR.INTERNAL_ERROR); });

@@ -10,7 +10,8 @@ const { FRAME, FLAG } = require('./frame-types');
 const { ERROR } = require('./errors');
 const { DataScheduler } = require('./data-scheduler');
 const { ResponseHeaders } = require('./response-headers');
-const { loggedStatus, SEND_TIMEOUT } = require('../send-out');
+const { loggedStatus } = require('../send-out');
+const { CODES } = require('../../errors');
 
 // A batch frames DATA until the socket and the batch hold OUTPUT_LIMIT octets, then waits for
 // 'drain' (bounds the memory a slow reader makes us hold, and the time one write takes).
@@ -110,7 +111,7 @@ class Http2Output {
     },
     abort: (stream, err) => {
       if (stream.closed) return;
-      const timedOut = err.code === SEND_TIMEOUT;
+      const timedOut = err.code === CODES.ERR_SEND_TIMEOUT;
       this.#log.debug(`http2 stream ${stream.id}: ${timedOut ? 'no DATA out' : 'body failed'}: ${err.message}`);
       this.#owner.resetStream(stream.id, timedOut ? ERROR.CANCEL : ERROR.INTERNAL_ERROR);
     },

@@ -19,7 +19,8 @@ const { ResponseFields } = require('./response-fields');
 const { readRequest, checkRequestTrailers } = require('./request-headers');
 const { FloodGuard } = require('../h2/flood-guard');
 const { sendOut, discard } = require('../send-out');
-const { dispatch, headerListTooLarge } = require('../dispatch');
+const { dispatch } = require('../dispatch');
+const { CODES, ERR_HEADER_LIST_TOO_LARGE } = require('../../errors');
 const { NO_METRICS } = require('../../metrics/recorder');
 const { HTTP3, HEADER_LIST_HARD_FACTOR, REQUEST_BODY_LIMIT } = require('../../config/limits');
 
@@ -133,7 +134,7 @@ class Http3Connection extends EventEmitter {
       this.#connectionError(err);
     } else if (err.h3Code !== undefined) {
       this.#connectionError(new ConnectionError(err.h3Code, err.message));
-    } else if (err.code === 'ERR_QPACK_FIELD_SECTION_TOO_LARGE' || err.code === 'ERR_QPACK_BLOCKED_TOO_LARGE') {
+    } else if (err.code === CODES.ERR_QPACK_FIELD_SECTION_TOO_LARGE || err.code === CODES.ERR_QPACK_BLOCKED_TOO_LARGE) {
       this.#connectionError(new ConnectionError(ERROR.H3_EXCESSIVE_LOAD, err.message));
     } else {
       this.#log.error(`http3 internal error: ${err.stack || err}`);
@@ -299,7 +300,7 @@ class Http3Connection extends EventEmitter {
   #dispatch(stream) {
     stream.startedAt = performance.now();
     const headers = stream.headers;
-    const refusal = stream.listSize > this.#limits.settings.maxFieldSectionSize ? headerListTooLarge() : null;
+    const refusal = stream.listSize > this.#limits.settings.maxFieldSectionSize ? ERR_HEADER_LIST_TOO_LARGE() : null;
     dispatch(this.#core, this.#log, { method: headers[':method'], target: headers[':path'], headers, refusal, connection: this },
       (d) => this.#respond(stream, d),
       () => { if (!stream.closed && !this.#ended) this.#resetStream(stream, ERROR.H3_INTERNAL_ERROR); });

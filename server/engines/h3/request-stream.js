@@ -10,7 +10,8 @@
 
 const { FRAME, FrameReader, frameHeader, encodeFrame } = require('./frames');
 const { ERROR, ConnectionError, StreamError } = require('./errors');
-const { loggedStatus, SEND_TIMEOUT } = require('../send-out');
+const { loggedStatus } = require('../send-out');
+const { CODES } = require('../../errors');
 
 const DATA_SLICE = 16 * 1024;
 // Where the request is: waiting for HEADERS, for QPACK inserts its HEADERS need, reading
@@ -152,7 +153,7 @@ class RequestStream {
 
   abort(err) {
     if (this.closed) return;
-    this.#owner.resetStream(this, err.code === SEND_TIMEOUT ? ERROR.H3_REQUEST_CANCELLED : ERROR.H3_INTERNAL_ERROR);
+    this.#owner.resetStream(this, err.code === CODES.ERR_SEND_TIMEOUT ? ERROR.H3_REQUEST_CANCELLED : ERROR.H3_INTERNAL_ERROR);
   }
 
   listen(sending) {

@@ -15,7 +15,7 @@ const { loggerFor } = require('../../log/logger');
 const { createCore } = require('../../site/create-core');
 const { sendResponse } = require('./send-response');
 const { isRequestTarget } = require('../../http/request-target');
-const { RequestError } = require('../../errors');
+const { ERR_BAD_REQUEST } = require('../../errors');
 const { isPreflight } = require('../../decision/cors');
 
 // One core per call: the file and compression caches are shared by every request it serves.
@@ -33,7 +33,7 @@ function createResponder(input) {
     // 0x80 up): a 400, which is no other handler's business either.
     // The connection: node:http2's compatibility API gives each stream a socket of its own.
     decide: (req, target) => (isRequestTarget(target) ? core.decide(req.method, target, req.headers, req.stream?.session ?? req.socket)
-      : Promise.resolve(core.errorResponse(new RequestError(400, 'ERR_BAD_REQUEST', 'invalid character in the request target'), req.method === 'HEAD'))),
+      : Promise.resolve(core.errorResponse(ERR_BAD_REQUEST('invalid character in the request target'), req.method === 'HEAD'))),
     // A 404 (no such file) or 405 (a method other than GET/HEAD) is another handler's business
     // when there is one to pass to; so is a CORS preflight (cors: true) of a path with no file,
     // whose request may be for one of the app's own routes, with methods of its own.

@@ -6,7 +6,7 @@ const { sendResponse } = require('./send-response');
 const { loggedStatus } = require('../send-out');
 const { requestHost } = require('../../http/host-header');
 const { dispatch } = require('../dispatch');
-const { RequestError } = require('../../errors');
+const { CODES, ERR_BAD_HOST } = require('../../errors');
 const { LINGER_MS } = require('../../config/limits');
 
 // Responses one connection may have started and not yet flushed to its socket. A client that
@@ -58,7 +58,7 @@ function createHttp1Handler(core, log, isClosing, meter) {
     const host = requestHost(req);
     // RFC 9112 3.2: a missing (HTTP/1.1), repeated or malformed Host is a 400, and the connection
     // is closed since the client and any intermediary may disagree on what it asked for.
-    const refusal = host.error === undefined ? null : new RequestError(400, 'ERR_BAD_HOST', host.error);
+    const refusal = host.error === undefined ? null : ERR_BAD_HOST(host.error);
     dispatch(core, log, { method: req.method, target: req.url, headers: req.headers, refusal, connection: req.socket }, (d) => {
       // While shutting down, finish this response but do not keep the connection.
       if (isClosing() || refusal !== null) res.shouldKeepAlive = false;
@@ -104,7 +104,7 @@ function createHttp1Handler(core, log, isClosing, meter) {
 const CLIENT_ERROR_STATUS = {
   HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
   HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Content Too Large',
-  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+  [CODES.ERR_HTTP_REQUEST_TIMEOUT]: '408 Request Timeout',
 };
 
 // The server's 'clientError' listener. Node's own writes the answer and destroys the socket at

@@ -6,7 +6,8 @@ const { constants: { NGHTTP2_INTERNAL_ERROR, NGHTTP2_PROTOCOL_ERROR } } = requir
 const { sendStream } = require('./send-response');
 const { discard, loggedStatus } = require('../send-out');
 const { HEADER_FIELD_OVERHEAD } = require('../../config/limits');
-const { dispatch, headerListTooLarge } = require('../dispatch');
+const { dispatch } = require('../dispatch');
+const { ERR_HEADER_LIST_TOO_LARGE } = require('../../errors');
 const { isRequestTarget } = require('../../http/request-target');
 
 function ignore() {}
@@ -42,7 +43,7 @@ function createHttp2Handler(core, log, maxHeaderListSize, sendTimeout, meter) {
       stream.close(NGHTTP2_PROTOCOL_ERROR);
       return;
     }
-    const refusal = headerListSize(rawHeaders) > maxHeaderListSize ? headerListTooLarge() : null;
+    const refusal = headerListSize(rawHeaders) > maxHeaderListSize ? ERR_HEADER_LIST_TOO_LARGE() : null;
     dispatch(core, log, { method, target, headers, refusal, connection: stream.session }, (d) => {
       if (stream.destroyed || stream.closed) {
         discard(d);
