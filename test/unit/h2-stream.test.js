@@ -1,10 +1,12 @@
 'use strict';
-// server/engines/h2/stream.js: the stream state machine of RFC 9113 5.1 and where its response
-// stands, every event in every state, and ../lifecycle.js, the convention both follow.
+// server/engines/h2/stream.js: the stream state machine of RFC 9113 5.1, and where a response
+// stands (response-lifecycle.js, HTTP/2's and HTTP/3's), every event in every state, and
+// lifecycle.js, the convention both follow.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { Stream, STATE, STREAM_TRANSITIONS, RESPONSE, RESPONSE_TRANSITIONS } = require('../../server/engines/h2/stream');
+const { Stream, STATE, STREAM_TRANSITIONS } = require('../../server/engines/h2/stream');
+const { RESPONSE, RESPONSE_TRANSITIONS } = require('../../server/engines/response-lifecycle');
 const { Lifecycle, transitions } = require('../../server/engines/lifecycle');
 
 const { OPEN, HALF_CLOSED_REMOTE: HCR, HALF_CLOSED_LOCAL: HCL, CLOSED } = STATE;

@@ -3,12 +3,13 @@
 // (idle streams have no object: the connection tells them by id) and is open until the request
 // ends (END_STREAM), then half-closed (remote) while the response is made and sent; it is
 // dropped from the connection when closed. It has two lifecycles (../lifecycle.js): its state
-// of 5.1, and where its response stands (waiting for the request, the core deciding, sending,
-// done), each changed only along its table below. The connection checks the peer's frames
+// of 5.1, changed only along the table below, and where its response stands
+// (../response-lifecycle.js). The connection checks the peer's frames
 // against the state before it asks for a change, so a refused one is a bug of ours. It is also
 // the send-out sink (../send-out.js) of its response: `output`, one per connection, frames it.
 
 const { Lifecycle, transitions } = require('../lifecycle');
+const { responseLifecycle } = require('../response-lifecycle');
 
 const STATE = Object.freeze({
   OPEN: 'open',
@@ -24,22 +25,6 @@ const STREAM_TRANSITIONS = transitions(STATE, {
   reset: { [STATE.OPEN]: STATE.CLOSED, [STATE.HALF_CLOSED_REMOTE]: STATE.CLOSED, [STATE.HALF_CLOSED_LOCAL]: STATE.CLOSED },
 });
 
-const RESPONSE = Object.freeze({
-  WAITING: 'waiting for the request',
-  DECIDING: 'deciding',
-  SENDING: 'sending',
-  DONE: 'done',
-});
-
-// dispatch: the request went to the core (complete, or its body past what is read); respond:
-// send-out took the core's response; finish: send-out's last call. A stream closed meanwhile
-// stays where it was: its response is discarded (deciding) or given up through send-out (sending).
-const RESPONSE_TRANSITIONS = transitions(RESPONSE, {
-  dispatch: { [RESPONSE.WAITING]: RESPONSE.DECIDING },
-  respond: { [RESPONSE.DECIDING]: RESPONSE.SENDING },
-  finish: { [RESPONSE.SENDING]: RESPONSE.DONE },
-});
-
 class Stream {
   // request: { headers, contentLength, listSize } (readRequestHeaders).
   constructor(id, sendWindow, output, request) {
@@ -48,7 +33,7 @@ class Stream {
     this.sendWindow = sendWindow;
     this.receiveWindow = null; // a ReceiveWindow once the request has DATA
     this.lifecycle = new Lifecycle(`http2 stream ${id}`, STREAM_TRANSITIONS, STATE.OPEN);
-    this.responseLifecycle = new Lifecycle(`http2 stream ${id} response`, RESPONSE_TRANSITIONS, RESPONSE.WAITING);
+    this.responseLifecycle = responseLifecycle(`http2 stream ${id}`);
     // The request.
     this.headers = request.headers;
     this.contentLength = request.contentLength;
@@ -69,7 +54,7 @@ class Stream {
     return this.lifecycle.state;
   }
 
-  /** Where the response stands (RESPONSE). */
+  /** Where the response stands (../response-lifecycle.js RESPONSE). */
   get phase() {
     return this.responseLifecycle.state;
   }
@@ -126,4 +111,4 @@ class Stream {
   }
 }
 
-module.exports = { Stream, STATE, STREAM_TRANSITIONS, RESPONSE, RESPONSE_TRANSITIONS };
+module.exports = { Stream, STATE, STREAM_TRANSITIONS };

@@ -14,7 +14,8 @@ const { encodeVarint, readVarint } = require('./varint');
 const { encodeSettings } = require('./settings');
 const { ERROR, ConnectionError, StreamError, errorName } = require('./errors');
 const { PeerControl } = require('./control-stream');
-const { RequestStream, PHASE } = require('./request-stream');
+const { RequestStream } = require('./request-stream');
+const { RESPONSE } = require('../response-lifecycle');
 const { ResponseFields } = require('./response-fields');
 const { readRequest, checkRequestTrailers } = require('./request-headers');
 const { FloodGuard } = require('../h2/flood-guard');
@@ -287,17 +288,18 @@ class Http3Connection extends EventEmitter {
       throw new StreamError(stream.id, ERROR.H3_MESSAGE_ERROR, 'DATA longer than content-length');
     }
     // A body past the bound is not read to its end (config/limits.js REQUEST_BODY_LIMIT).
-    if (stream.startedAt === 0 && stream.received > REQUEST_BODY_LIMIT) this.#dispatch(stream);
+    if (stream.phase === RESPONSE.WAITING && stream.received > REQUEST_BODY_LIMIT) this.#dispatch(stream);
   }
 
   #requestEnded(stream) {
     if (stream.contentLength >= 0 && stream.received !== stream.contentLength) {
       throw new StreamError(stream.id, ERROR.H3_MESSAGE_ERROR, 'DATA shorter than content-length');
     }
-    if (stream.startedAt === 0) this.#dispatch(stream);
+    if (stream.phase === RESPONSE.WAITING) this.#dispatch(stream);
   }
 
   #dispatch(stream) {
+    stream.responseLifecycle.advance('dispatch');
     stream.startedAt = performance.now();
     const headers = stream.headers;
     const refusal = stream.listSize > this.#limits.settings.maxFieldSectionSize ? ERR_HEADER_LIST_TOO_LARGE() : null;
@@ -311,6 +313,7 @@ class Http3Connection extends EventEmitter {
       discard(d);
       return;
     }
+    stream.responseLifecycle.advance('respond');
     stream.response = d;
     sendOut(d, stream, stream.headers[':method'] === 'HEAD', this.#timeouts.sendTimeout, this.#meter, stream.startedAt);
   }
@@ -324,8 +327,8 @@ class Http3Connection extends EventEmitter {
 
   // FIN sent: the response is the transport's. Request content still coming is cut off (4.1).
   #finishStream(stream) {
-    stream.responseDone = true;
-    if (!stream.inputDone) {
+    stream.sendingSide.advance('finish');
+    if (stream.reading) {
       stream.stopReading();
       stream.quic.stopSending(ERROR.H3_NO_ERROR);
     }
@@ -336,19 +339,20 @@ class Http3Connection extends EventEmitter {
   // cancelled for the QPACK encoder when it was not decoded).
   #resetStream(stream, code) {
     if (stream.closed) return;
-    stream.closed = true;
+    const sendOpen = stream.sendOpen;
+    stream.sendingSide.advance('close');
     stream.chunk = null;
-    if (!stream.responseDone) stream.quic.reset(code);
+    if (sendOpen) stream.quic.reset(code);
     this.#stopInput(stream, code);
     this.#forget(stream);
     stream.sending?.close('aborted');
   }
 
   #stopInput(stream, code) {
-    if (stream.inputDone) return;
+    if (!stream.reading) return;
     stream.stopReading();
     stream.quic.stopSending(code);
-    if (stream.phase <= PHASE.BLOCKED) {
+    if (stream.headersPending) {
       this.#decoder.cancelStream(stream.id);
       this.#flushDecoder();
     }
@@ -357,26 +361,28 @@ class Http3Connection extends EventEmitter {
   // The client reset its request: the response, if any is still going, stops too.
   #onPeerReset(stream, code) {
     this.#log.debug(`http3 stream ${stream.id} reset by peer (${errorName(code)})`);
-    if (!stream.inputDone && stream.phase <= PHASE.BLOCKED) {
-      this.#decoder.cancelStream(stream.id);
-      this.#flushDecoder();
+    if (stream.reading) {
+      if (stream.headersPending) {
+        this.#decoder.cancelStream(stream.id);
+        this.#flushDecoder();
+      }
+      stream.stopReading();
     }
-    stream.stopReading();
     this.#glitch();
-    if (!stream.responseDone) this.#resetStream(stream, ERROR.H3_REQUEST_CANCELLED);
+    if (stream.sendOpen) this.#resetStream(stream, ERROR.H3_REQUEST_CANCELLED);
   }
 
   // The client wants no more of the response: the transport contract has us reset with its code.
   #onStopSending(stream, code) {
     this.#log.debug(`http3 stream ${stream.id} STOP_SENDING (${errorName(code)})`);
     this.#glitch();
-    if (!stream.responseDone) this.#resetStream(stream, code);
+    if (stream.sendOpen) this.#resetStream(stream, code);
   }
 
   // The QUIC stream is dead (both directions done, or the connection gone).
   #streamGone(stream) {
     if (stream.closed) return;
-    stream.closed = true;
+    stream.sendingSide.advance('close');
     stream.chunk = null;
     this.#forget(stream);
     stream.sending?.close('aborted');

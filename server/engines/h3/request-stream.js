@@ -7,16 +7,44 @@
 // waits for ondrain, so a client that does not read pins the transport's high-water mark plus
 // one slice per stream. The connection (connection.js, `owner`) decodes field sections, sends
 // requests to the core and ends streams.
+//
+// Four lifecycles (../lifecycle.js), each changed only along its table: the request's parts
+// (PART: the peer's frames are checked against it before it changes), the receiving side
+// (reading until FIN, or until we stop), the sending side (open until FIN or a reset), and where
+// the response stands (../response-lifecycle.js).
 
 const { FRAME, FrameReader, frameHeader, encodeFrame } = require('./frames');
 const { ERROR, ConnectionError, StreamError } = require('./errors');
 const { loggedStatus } = require('../send-out');
 const { CODES } = require('../../errors');
+const { Lifecycle, transitions } = require('../lifecycle');
+const { responseLifecycle } = require('../response-lifecycle');
 
 const DATA_SLICE = 16 * 1024;
+
 // Where the request is: waiting for HEADERS, for QPACK inserts its HEADERS need, reading
 // content, after trailers.
-const PHASE = Object.freeze({ HEADERS: 0, BLOCKED: 1, BODY: 2, TRAILERS: 3 });
+const PART = Object.freeze({ HEADERS: 'headers', BLOCKED: 'headers blocked', BODY: 'content', TRAILERS: 'trailers' });
+const PART_TRANSITIONS = transitions(PART, {
+  headers: { [PART.HEADERS]: PART.BLOCKED },
+  decoded: { [PART.BLOCKED]: PART.BODY },
+  trailers: { [PART.BODY]: PART.TRAILERS },
+});
+
+// The receiving side: FIN read, or we stopped reading (reset, or answered).
+const RECEIVE = Object.freeze({ READING: 'reading', ENDED: 'ended', STOPPED: 'stopped' });
+const RECEIVE_TRANSITIONS = transitions(RECEIVE, {
+  fin: { [RECEIVE.READING]: RECEIVE.ENDED },
+  stop: { [RECEIVE.READING]: RECEIVE.STOPPED },
+});
+
+// The sending side: FIN sent (the response is the transport's), then closed with the stream;
+// closed at once by a reset, ours or the connection's end.
+const SEND = Object.freeze({ OPEN: 'open', FINISHED: 'finished', CLOSED: 'closed' });
+const SEND_TRANSITIONS = transitions(SEND, {
+  finish: { [SEND.OPEN]: SEND.FINISHED },
+  close: { [SEND.OPEN]: SEND.CLOSED, [SEND.FINISHED]: SEND.CLOSED },
+});
 
 class RequestStream {
   #reader;
@@ -31,9 +59,11 @@ class RequestStream {
     this.id = quic.id;
     this.#owner = owner;
     this.#reader = new FrameReader(() => headersMax);
-    this.phase = PHASE.HEADERS;
-    this.finReceived = false;
-    this.inputDone = false; // FIN read, or we stopped reading
+    const name = `http3 stream ${this.id}`;
+    this.part = new Lifecycle(`${name} request`, PART_TRANSITIONS, PART.HEADERS);
+    this.receiving = new Lifecycle(`${name} receiving`, RECEIVE_TRANSITIONS, RECEIVE.READING);
+    this.sendingSide = new Lifecycle(`${name} sending`, SEND_TRANSITIONS, SEND.OPEN);
+    this.responseLifecycle = responseLifecycle(name);
     // The request, once its HEADERS are decoded (request-headers.js).
     this.headers = null;
     this.contentLength = -1;
@@ -43,8 +73,6 @@ class RequestStream {
     // The response.
     this.response = null;
     this.sending = null;
-    this.responseDone = false; // FIN sent
-    this.closed = false; // reset, or gone with its connection
     this.chunk = null;
     this.offset = 0;
     this.bodyEnded = false;
@@ -53,21 +81,35 @@ class RequestStream {
     this.sent = 0;
   }
 
+  // Still reading the request (no FIN yet, and we have not stopped).
+  get reading() { return this.receiving.state === RECEIVE.READING; }
+
+  // Its header section is not decoded yet (the QPACK decoder may hold it).
+  get headersPending() { return this.part.state === PART.HEADERS || this.part.state === PART.BLOCKED; }
+
+  // Neither FIN nor a reset sent: the response may still go out.
+  get sendOpen() { return this.sendingSide.state === SEND.OPEN; }
+
+  // Reset, or gone with its connection.
+  get closed() { return this.sendingSide.state === SEND.CLOSED; }
+
+  /** Where the response stands (../response-lifecycle.js RESPONSE). */
+  get phase() { return this.responseLifecycle.state; }
+
   // Bytes of the request; throws the StreamError or ConnectionError they make.
   input(buf, fin) {
-    if (this.inputDone) return;
+    if (!this.reading) return;
     this.#reader.push(buf, this);
     if (!fin) return;
-    this.finReceived = true;
-    this.inputDone = true;
+    this.receiving.advance('fin');
     if (this.#reader.midFrame) throw new ConnectionError(ERROR.H3_FRAME_ERROR, `stream ${this.id} ends inside a frame`);
-    if (this.phase === PHASE.HEADERS) throw new StreamError(this.id, ERROR.H3_REQUEST_INCOMPLETE, 'request without HEADERS');
-    if (this.phase !== PHASE.BLOCKED) this.#owner.requestEnded(this);
+    if (this.part.state === PART.HEADERS) throw new StreamError(this.id, ERROR.H3_REQUEST_INCOMPLETE, 'request without HEADERS');
+    if (this.part.state !== PART.BLOCKED) this.#owner.requestEnded(this);
   }
 
   // The request's input is of no more use (we reset the stream or answered it).
   stopReading() {
-    this.inputDone = true;
+    this.receiving.advance('stop');
     this.#reader.stop();
   }
 
@@ -75,16 +117,16 @@ class RequestStream {
 
   frame(type, payload) {
     if (type !== FRAME.HEADERS) throw new ConnectionError(ERROR.H3_FRAME_UNEXPECTED, `frame 0x${type.toString(16)} on request stream ${this.id}`);
-    switch (this.phase) {
-      case PHASE.HEADERS:
-        this.phase = PHASE.BLOCKED;
+    switch (this.part.state) {
+      case PART.HEADERS:
+        this.part.advance('headers');
         this.#owner.decodeHeaders(this, payload);
         break;
-      case PHASE.BODY:
-        this.phase = PHASE.TRAILERS;
+      case PART.BODY:
+        this.part.advance('trailers');
         this.#owner.decodeTrailers(this, payload);
         break;
-      case PHASE.BLOCKED:
+      case PART.BLOCKED:
         // Trailers behind a section still waiting for its inserts: the client may retry.
         throw new StreamError(this.id, ERROR.H3_REQUEST_REJECTED, 'trailers while the header section waits for QPACK inserts');
       default:
@@ -93,15 +135,16 @@ class RequestStream {
   }
 
   dataStart(length) {
-    if (this.phase === PHASE.HEADERS || this.phase === PHASE.TRAILERS) {
-      throw new ConnectionError(ERROR.H3_FRAME_UNEXPECTED, `DATA ${this.phase === PHASE.HEADERS ? 'before HEADERS' : 'after trailers'} on stream ${this.id}`);
+    const part = this.part.state;
+    if (part === PART.HEADERS || part === PART.TRAILERS) {
+      throw new ConnectionError(ERROR.H3_FRAME_UNEXPECTED, `DATA ${part === PART.HEADERS ? 'before HEADERS' : 'after trailers'} on stream ${this.id}`);
     }
     if (length === 0) this.#owner.glitch();
   }
 
   data(piece) {
     this.received += piece.length;
-    if (this.phase === PHASE.BODY) this.#owner.bodyReceived(this);
+    if (this.part.state === PART.BODY) this.#owner.bodyReceived(this);
   }
 
   skipped() {
@@ -113,9 +156,9 @@ class RequestStream {
     this.headers = request.headers;
     this.contentLength = request.contentLength;
     this.listSize = request.listSize;
-    this.phase = PHASE.BODY;
+    this.part.advance('decoded');
     this.#owner.bodyReceived(this);
-    if (this.finReceived) this.#owner.requestEnded(this);
+    if (this.receiving.state === RECEIVE.ENDED) this.#owner.requestEnded(this);
   }
 
   // ---- the send-out sink ----
@@ -161,6 +204,7 @@ class RequestStream {
   }
 
   finished(outcome) {
+    this.responseLifecycle.advance('finish');
     this.#owner.logEnd(this, loggedStatus(this.response.status, outcome));
   }
 
@@ -218,4 +262,4 @@ class RequestStream {
   }
 }
 
-module.exports = { RequestStream, PHASE };
+module.exports = { RequestStream };
