@@ -39,12 +39,17 @@ qconn *qserver_conn(qserver *s, uint32_t slot, uint64_t id)
 
 static void pump(qserver *s);
 
+static void on_timer(uv_timer_t *timer)
+{
+    pump(timer->data);
+}
+
 void qserver_kick(qserver *s)
 {
     if (s->in_pump)
         s->again = true;
     else if (!s->torn_down)
-        uv_timer_start(&s->timer, (uv_timer_cb)pump, 0, 0);
+        uv_timer_start(&s->timer, on_timer, 0, 0);
 }
 
 static void on_handle_closed(uv_handle_t *handle)
@@ -139,7 +144,7 @@ static void arm_timer(qserver *s)
     if (ms == UINT64_MAX)
         uv_timer_stop(&s->timer);
     else
-        uv_timer_start(&s->timer, (uv_timer_cb)pump, ms, 0);
+        uv_timer_start(&s->timer, on_timer, ms, 0);
 }
 
 static void pump(qserver *s)
@@ -191,18 +196,15 @@ void qserver_set_context(qserver *s, SSL_CTX *ctx)
     s->next_ctx = ctx;
 }
 
-// A connection OpenSSL is about to take on: our idle timeout and event
-// handling before its first packet is answered.
+// A connection OpenSSL is about to take on: refused past maxConnections or
+// once close() was called. (OpenSSL holds its lock here: no SSL_set_value_*
+// on it, which would deadlock; the connection's settings come at accept.)
 static int on_new_connection(SSL_CTX *ctx, SSL *ssl, void *arg)
 {
     (void)ctx;
+    (void)ssl;
     qserver *s = arg;
-    if (s->closing || s->nconns >= s->options.max_connections)
-        return 0;
-    if (!SSL_set_feature_request_uint(ssl, SSL_VALUE_QUIC_IDLE_TIMEOUT, s->options.idle_timeout_ms) ||
-        !SSL_set_event_handling_mode(ssl, SSL_VALUE_EVENT_HANDLING_MODE_EXPLICIT))
-        ERR_clear_error();
-    return 1;
+    return !s->closing && s->nconns < s->options.max_connections;
 }
 
 static SSL *new_listener(qserver *s)
@@ -217,8 +219,8 @@ static SSL *new_listener(qserver *s)
         return NULL;
     }
     SSL_set_bio(listener, bio, bio);
-    if (!SSL_set_blocking_mode(listener, 0) ||
-        !SSL_set_event_handling_mode(listener, SSL_VALUE_EVENT_HANDLING_MODE_EXPLICIT) || !SSL_listen(listener)) {
+    // The event handling mode is per connection (on_new_connection): a listener has none.
+    if (!SSL_set_blocking_mode(listener, 0) || !SSL_listen(listener)) {
         SSL_free(listener);
         return NULL;
     }
