@@ -124,7 +124,7 @@ class QuicStream {
   }
 
   #call(name, ...args) {
-    if (this.#closed) throw closedError();
+    if (this.#closed || this.#conn._gone) throw closedError();
     return this.#conn._call(name, this.id, ...args);
   }
 
@@ -176,6 +176,11 @@ class QuicConnection {
     return this.#listener._highWater;
   }
 
+  // close() was called or the connection is gone: no more calls on it or its streams.
+  get _gone() {
+    return this.#closed;
+  }
+
   _call(name, ...args) {
     return this.#listener._call(name, this.#slot, this.id, ...args);
   }
@@ -193,7 +198,9 @@ class QuicConnection {
   close(code, reason = '') {
     errorCode(code);
     if (typeof reason !== 'string') throw invalid('reason must be a string');
-    if (!this.#closed) this._call('connClose', code, reason);
+    if (this.#closed) return;
+    this._call('connClose', code, reason);
+    this.#closed = true;
   }
 
   get streamCount() {

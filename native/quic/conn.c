@@ -3,32 +3,10 @@
 // handling.
 #include "quic.h"
 
-#include <arpa/inet.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <openssl/err.h>
-
-// OpenSSL 3.5 has no public call for a connection's peer address; these
-// internal ones are exported by the node binary. Weak: a Node without them
-// loads the addon and gives an empty remoteAddress.
-typedef struct quic_channel_st QUIC_CHANNEL;
-QUIC_CHANNEL *ossl_quic_conn_get_channel(SSL *s) __attribute__((weak));
-int ossl_quic_channel_get_peer_addr(QUIC_CHANNEL *ch, BIO_ADDR *peer_addr) __attribute__((weak));
-
-static void peer_address(qconn *c)
-{
-    BIO_ADDR *addr = BIO_ADDR_new();
-    QUIC_CHANNEL *ch = addr && ossl_quic_conn_get_channel ? ossl_quic_conn_get_channel(c->ssl) : NULL;
-    char *host = ch && ossl_quic_channel_get_peer_addr(ch, addr) ? BIO_ADDR_hostname_string(addr, 1) : NULL;
-    if (host) {
-        snprintf(c->address, sizeof c->address, "%s", host);
-        c->port = ntohs(BIO_ADDR_rawport(addr));
-    }
-    OPENSSL_free(host);
-    BIO_ADDR_free(addr);
-}
 
 qconn *qconn_new(qserver *s, SSL *ssl, uint32_t slot)
 {
@@ -127,7 +105,6 @@ static bool handshake(qconn *c)
     SSL_get0_alpn_selected(c->ssl, &alpn, &alpn_len);
     c->alpn_len = alpn_len < sizeof c->alpn ? alpn_len : 0;
     memcpy(c->alpn, alpn, c->alpn_len);
-    peer_address(c);
     c->ready = true;
     qserver_emit(c->server, &(qevent){ .type = QEV_CONNECTION, .conn = c });
     return true;

@@ -63,6 +63,7 @@ struct qconn {
     bool ready;                  // handshake done, JavaScript knows it
     qstream **streams;
     size_t nstreams, cap;
+    // OpenSSL 3.5 has no call for a server connection's peer address: empty, 0.
     char address[64];
     int port;
     unsigned char alpn[32];

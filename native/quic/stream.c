@@ -121,8 +121,9 @@ static bool serve_read(qconn *c, qstream *st)
 static bool serve_write(qconn *c, qstream *st)
 {
     int state = SSL_get_stream_write_state(st->ssl);
-    if (state == SSL_STREAM_STATE_RESET_REMOTE) {
-        // STOP_SENDING: OpenSSL answers it with RESET_STREAM itself.
+    // STOP_SENDING: OpenSSL answers it with RESET_STREAM itself, after which
+    // the state reads as a reset of ours (write_done stops us resetting).
+    if (state == SSL_STREAM_STATE_RESET_REMOTE || state == SSL_STREAM_STATE_RESET_LOCAL) {
         qevent e = { .type = QEV_STOP_SENDING, .conn = c, .stream = st->id };
         if (!SSL_get_stream_write_error_code(st->ssl, &e.code))
             e.code = 0;

@@ -5,7 +5,8 @@
 
 PLAN: {"streams": [{"send": "text", "repeat": 1, "fin": true, "reset": code, "stop": code}],
        "pause": seconds of not reading after sending (no ACKs: the server's queue fills),
-       "wait_close": true to wait for the server's CONNECTION_CLOSE}
+       "wait_close": true to wait for the server's CONNECTION_CLOSE, "linger": seconds to go on
+       reading before checking the streams}
 Prints one JSON line: per stream its bytes' length and sha256, whether FIN came, a RESET_STREAM
 code; and the connection's close (error_code, reason_phrase) when the server closed it.
 """
@@ -68,6 +69,7 @@ async def main(host, port, cafile, plan):
             return all(client.got.get(s, {}).get("fin") or client.got.get(s, {}).get("reset") is not None
                        for s, spec in zip(ids, plan["streams"]) if spec.get("expect", True))
 
+        await asyncio.sleep(plan.get("linger", 0))  # reading: the server's answers arrive
         deadline = time.monotonic() + plan.get("timeout", 10)
         while not done() and time.monotonic() < deadline:
             client.changed.clear()

@@ -80,25 +80,15 @@ test('quic transport', { skip }, async (t) => {
     const seen = [];
     const { listener, stop } = await serve((conn) => {
       seen.push({ alpn: conn.alpn, address: conn.remoteAddress, port: conn.remotePort, id: conn.id });
-      onRequest((bytes, stream) => { stream.write(Buffer.from('echo:')); stream.end(); stream.write; stream._echo = bytes; })(conn);
-      conn.onstream = ((inner) => (stream) => {
-        inner(stream);
-        const ondata = stream.ondata;
-        const parts = [];
-        stream.ondata = (buf, fin) => {
-          parts.push(buf);
-          if (fin) stream.write(Buffer.concat([Buffer.from('echo:'), ...parts]), true);
-        };
-        void ondata;
-      })(conn.onstream);
+      onRequest((bytes, stream) => stream.write(Buffer.concat([Buffer.from('echo:'), bytes]), true))(conn);
     });
     const streams = Array.from({ length: 40 }, (_, i) => ({ send: `stream ${i} `, repeat: i + 1 }));
     const result = await client(listener.port, { streams });
     await stop();
     assert.equal(seen.length, 1);
     assert.equal(seen[0].alpn, 'h3');
-    assert.match(seen[0].address, /^(::ffff:)?127\.0\.0\.1$/);
-    assert.ok(seen[0].port > 0);
+    // OpenSSL 3.5 gives no peer address for a server connection (docs/transport.md).
+    assert.deepEqual([seen[0].address, seen[0].port], ['', 0]);
     result.ids.forEach((id, i) => {
       const expected = Buffer.from(`echo:${`stream ${i} `.repeat(i + 1)}`);
       assert.deepEqual(result.streams[id], { length: expected.length, sha256: sha256(expected), fin: true, reset: null }, `stream ${id}`);
@@ -142,7 +132,7 @@ test('quic transport', { skip }, async (t) => {
         stream.onclose = () => got.push(['close', stream.id]);
       };
     });
-    await client(listener.port, { streams: [{ send: 'partial', fin: false, reset: 0x10c, stop: 0x10c, expect: false }], timeout: 1 });
+    await client(listener.port, { streams: [{ send: 'partial', fin: false, reset: 0x10c, stop: 0x10c, expect: false }], linger: 0.5, timeout: 1 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     await stop();
     assert.deepEqual(got, [['reset', 0, 0x10c], ['stop', 0, 0x10c], ['close', 0]]);
