@@ -18,9 +18,10 @@
 // after OpenSSL hands it over is dropped.
 //
 // What OpenSSL 3.5.8 does not do: 0-RTT, connection migration, GSO, connection IDs other than 8
-// bytes, choosing its flow-control limits, or sending STOP_SENDING with a code of ours
-// (stopSending(code) stops delivery at once; OpenSSL sends STOP_SENDING with code 0 when the
-// stream is released).
+// bytes, choosing its flow-control limits, a server connection's peer address (remoteAddress ''),
+// an idle timeout other than its 30 s default (idleTimeoutMs is checked, not applied), or sending
+// STOP_SENDING with a code of ours (stopSending(code) stops delivery at once; OpenSSL sends
+// STOP_SENDING with code 0 when the stream is released).
 const path = require('node:path');
 const { isIP } = require('node:net');
 
