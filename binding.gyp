@@ -45,6 +45,31 @@
           "cflags_c": ["-std=c11"]
         }
       ]
+    }],
+    # The QUIC transport (native/quic/, native/quic.js) needs OpenSSL 3.5's
+    # QUIC server API: built only where scripts/quic-headers.js finds headers
+    # that declare it (node-gyp's, or a cached Node 24's), in place of
+    # node-gyp's include/node (N-API's headers are the same in both).
+    # -z now: on a Node whose OpenSSL lacks a symbol the require fails instead
+    # of the process dying at the first call.
+    ["OS=='linux' and '<!(node scripts/quic-headers.js \"<(node_root_dir)\")'!=''", {
+      "targets": [
+        {
+          "target_name": "quic",
+          "sources": [
+            "<!@(node -p \"require('fs').readdirSync('native/quic').filter(f => f.endsWith('.c')).map(f => 'native/quic/' + f).join(' ')\")",
+            "native/transport/listener.c",
+            "native/transport/napi_util.c",
+            "native/transport/tls_context.c"
+          ],
+          "defines": ["NAPI_VERSION=8"],
+          "include_dirs!": ["<(node_root_dir)/include/node"],
+          "include_dirs": ["<!(node scripts/quic-headers.js \"<(node_root_dir)\")"],
+          "cflags": ["-O2", "-D_GNU_SOURCE", "-Wall", "-Wextra"],
+          "cflags_c": ["-std=c11"],
+          "ldflags": ["-Wl,-z,now"]
+        }
+      ]
     }]
   ]
 }

@@ -112,20 +112,26 @@ static int use_alpn(SSL_CTX *ctx, const unsigned char *alpn, size_t alpn_len, ch
     return 1;
 }
 
+SSL_CTX *tls_identity_new(const SSL_METHOD *method, const char *cert_pem, size_t cert_len, const char *key_pem,
+                          size_t key_len, const unsigned char *alpn, size_t alpn_len, char *err, size_t err_size)
+{
+    SSL_CTX *ctx = SSL_CTX_new(method);
+    if (!ctx)
+        return openssl_error(err, err_size, "cannot create a TLS context"), NULL;
+    if (!use_alpn(ctx, alpn, alpn_len, err, err_size) || !use_chain(ctx, cert_pem, cert_len, err, err_size) ||
+        !use_key(ctx, key_pem, key_len, err, err_size)) {
+        SSL_CTX_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
 SSL_CTX *tls_context_new(const char *cert_pem, size_t cert_len, const char *key_pem, size_t key_len,
                          const unsigned char *alpn, size_t alpn_len, char *err, size_t err_size)
 {
-    SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+    SSL_CTX *ctx = tls_identity_new(TLS_server_method(), cert_pem, cert_len, key_pem, key_len, alpn, alpn_len, err, err_size);
     if (!ctx)
-        return openssl_error(err, err_size, "cannot create a TLS context"), NULL;
-    if (!use_alpn(ctx, alpn, alpn_len, err, err_size)) {
-        SSL_CTX_free(ctx);
         return NULL;
-    }
-    if (!use_chain(ctx, cert_pem, cert_len, err, err_size) || !use_key(ctx, key_pem, key_len, err, err_size)) {
-        SSL_CTX_free(ctx);
-        return NULL;
-    }
     SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
     // No renegotiation (a client could make the server redo handshakes); no
     // compression (CRIME). Tickets stay on, as in node:tls and nginx. A peer

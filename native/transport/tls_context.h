@@ -7,6 +7,11 @@
 #include <stddef.h>
 #include <openssl/ssl.h>
 
+// An SSL_CTX of `method` with the chain, key and ALPN protocols alone: the
+// QUIC transport's (native/quic/) whole context, the base of the one below.
+SSL_CTX *tls_identity_new(const SSL_METHOD *method, const char *cert_pem, size_t cert_len, const char *key_pem,
+                          size_t key_len, const unsigned char *alpn, size_t alpn_len, char *err, size_t err_size);
+
 // alpn: the protocols in ALPN wire format (length-prefixed names), most
 // preferred first. NULL on failure, with a message for the user in err
 // (err_size bytes).

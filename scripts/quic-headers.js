@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+'use strict';
+// `node scripts/quic-headers.js NODEDIR`: binding.gyp's test for the QUIC addon (native/quic/). It
+// prints the include folder of Node headers that declare OpenSSL 3.5's QUIC server API: NODEDIR's
+// own (node-gyp's headers, those of the Node building it), else those of a Node 22.20+ or 24
+// runtime that scripts/node-runtime.js keeps in its cache. It prints nothing where there are none
+// (the quic target is then skipped and native/quic.js's support() says why); it never downloads.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { cacheRoot, newestCached } = require('./node-runtime');
+
+// What only OpenSSL 3.5+'s ssl.h declares (the listener API).
+const QUIC_SERVER = 'SSL_new_listener';
+
+/** Whether the OpenSSL headers under `include` (Node's include/node) declare the QUIC server API. */
+function declaresQuic(include) {
+  const sslDir = path.join(include, 'openssl');
+  if (!fs.existsSync(sslDir)) return false;
+  // Node's ssl.h dispatches to per-architecture copies; any of them will do.
+  const stack = [sslDir];
+  while (stack.length > 0) {
+    const dir = stack.pop();
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) stack.push(file);
+      else if (entry.name === 'ssl.h' && fs.readFileSync(file, 'latin1').includes(QUIC_SERVER)) return true;
+    }
+  }
+  return false;
+}
+
+/** The include folder to build the QUIC addon with, or null. */
+function quicInclude(nodeDir, root = cacheRoot()) {
+  const candidates = [nodeDir && path.join(nodeDir, 'include', 'node')];
+  for (const major of [24, 22]) {
+    const dir = newestCached(root, major);
+    if (dir) candidates.push(path.join(dir, 'package', 'include', 'node'));
+  }
+  return candidates.find((dir) => dir && declaresQuic(dir)) ?? null;
+}
+
+if (require.main === module) process.stdout.write(quicInclude(process.argv[2]) ?? '');
+
+module.exports = { quicInclude, declaresQuic };
