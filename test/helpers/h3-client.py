@@ -20,10 +20,24 @@ from aioquic.quic.configuration import QuicConfiguration
 from aioquic.quic.events import StreamReset
 
 
+class HeadAwareH3Connection(H3Connection):
+    """aioquic 1.7 checks a response's content-length against the content that came even when
+    the request was HEAD, whose response has none and whose content-length is the GET's (RFC 9110
+    9.3.2 and 8.6), and closes the connection with H3_MESSAGE_ERROR: not on HEAD streams."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.head_streams = set()
+
+    def _check_content_length(self, stream):
+        if stream.stream_id not in self.head_streams:
+            super()._check_content_length(stream)
+
+
 class Client(QuicConnectionProtocol):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.h3 = H3Connection(self._quic)
+        self.h3 = HeadAwareH3Connection(self._quic)
         self.pending = {}
 
     def quic_event_received(self, event):
@@ -51,6 +65,8 @@ class Client(QuicConnectionProtocol):
             (b":authority", authority.encode()),
             (b":path", request["path"].encode()),
         ] + [(k.lower().encode(), v.encode()) for k, v in request.get("headers", {}).items()]
+        if request.get("method") == "HEAD":
+            self.h3.head_streams.add(stream_id)
         future = asyncio.get_running_loop().create_future()
         self.pending[stream_id] = {"headers": [], "body": b"", "future": future}
         self.h3.send_headers(stream_id, headers, end_stream=True)

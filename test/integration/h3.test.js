@@ -11,7 +11,7 @@ const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { startTestServer, makeTempDir, REPO_ROOT } = require('../helpers/server');
 const { createClients } = require('../helpers/clients');
 const { quicSupport, loadQuic } = require('../../server/engines/listen-h3');
@@ -34,10 +34,17 @@ function siteFiles(dir, rel = '') {
   });
 }
 
-function h3(port, ca, requests) {
-  const run = spawnSync('python3', [CLIENT, '127.0.0.1', String(port), ca, 'localhost'], { input: JSON.stringify(requests), encoding: 'utf8', timeout: 120_000 });
-  assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(run.stdout).map((r) => ({ ...r, body: Buffer.from(r.body, 'base64'), headers: Object.fromEntries(r.headers) }));
+// The client runs beside the server in this process, so it must not block the event loop.
+async function h3(port, ca, requests) {
+  const child = spawn('python3', [CLIENT, '127.0.0.1', String(port), ca, 'localhost'], { timeout: 120_000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => { stdout += chunk; });
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stdin.end(JSON.stringify(requests));
+  const [status] = await new Promise((resolve) => child.once('close', (...args) => resolve(args)));
+  assert.equal(status, 0, stderr);
+  return JSON.parse(stdout).map((r) => ({ ...r, body: Buffer.from(r.body, 'base64'), headers: Object.fromEntries(r.headers) }));
 }
 
 const stable = (headers) => Object.fromEntries(Object.entries(headers).filter(([n]) => !n.startsWith(':') && !VOLATILE.has(n)).map(([n, v]) => [n, String(v)]));
@@ -71,7 +78,7 @@ test('HTTP/3 answers the demo site exactly as HTTP/2 does', { skip, timeout: 300
 
   const viaH2 = [];
   for (const r of requests) viaH2.push(await h2(r.path, { method: r.method, headers: r.headers }));
-  const viaH3 = h3(server.port, caFile, requests);
+  const viaH3 = await h3(server.port, caFile, requests);
   assert.equal(viaH3.length, requests.length);
   const codings = new Set();
   requests.forEach((r, i) => {
