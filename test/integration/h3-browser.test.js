@@ -1,9 +1,11 @@
 'use strict';
 // The demo site over HTTP/3 in Debian's Chromium, which trusts the local CA through a temporary
 // NSS database and ignores no certificate error. Chromium speaks QUIC to a host whose certificate
-// chains to a locally added CA only where --origin-to-force-quic-on names that host: forced to
-// the server's port it goes straight to h3; named with a port nothing listens on (localhost:1),
-// it is merely allowed to, and must find the server's h3 through the Alt-Svc of an h2 response.
+// chains to a locally added CA only where --origin-to-force-quic-on names that host and port:
+// forced so, it goes straight to h3. (Allowed through a dummy port and the Alt-Svc of an h2
+// response, Chromium 156 starts a QUIC connection beside each new TCP one and cancels it when
+// TCP wins the race, which on loopback it does: the switch is not tested here; the Alt-Svc
+// header is, in h3.test.js.)
 // Skips where the runtime has no QUIC (Node 20, or a Node without its bundled OpenSSL 3.5).
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -17,9 +19,6 @@ const { quicSupport, loadQuic } = require('../../server/engines/listen-h3');
 const support = quicSupport(loadQuic());
 const quicSkipReason = () => (support.ok ? null : `HTTP/3 does not run here: ${support.reason}`);
 
-// Reloads before Chromium must have switched to h3 after learning the Alt-Svc.
-const SWITCH_TRIES = 5;
-
 async function open(t, flags) {
   const skip = quicSkipReason() || (await chromiumSkipReason()) || toolSkipReason('certutil', 'libnss3-tools');
   if (skip) {
@@ -30,7 +29,8 @@ async function open(t, flags) {
   const server = await startServer({ root, certsDir, caDir, port: 0, host: '127.0.0.1', logLevel: 'silent' });
   t.after(() => server.close({ timeoutMs: 2000 }));
   const home = await trustLocalCa(caDir, path.join(dir, 'home'));
-  const browser = await launchChromium({ home, quic: true, extraArgs: flags(server.port) });
+  // The server listens on 127.0.0.1 only, where Chromium would try ::1 first for localhost.
+  const browser = await launchChromium({ home, quic: true, extraArgs: ['--host-resolver-rules=MAP localhost 127.0.0.1', ...flags(server.port)] });
   t.after(() => browser.close());
   const context = await newSecureContext(browser, { ignoreHTTPSErrors: false });
   const page = await context.newPage();
@@ -67,23 +67,5 @@ test('Chromium forced to QUIC loads the whole demo over h3, and the page says h3
   assert.deepEqual(await protocols(page), { page: 'h3', resources: ['h3'] });
   // Every asset arrived in a coding the page checked against its own decoding.
   for (const [asset, row] of Object.entries(visit.rows)) assert.ok(row.decoded > 0, `${asset}: ${JSON.stringify(row)}`);
-  assert.deepEqual(problems, []);
-});
-
-test('Chromium allowed QUIC switches from h2 to h3 through the server\'s Alt-Svc', { timeout: 120_000 }, async (t) => {
-  const session = await open(t, () => ['--origin-to-force-quic-on=localhost:1']);
-  if (session === null) return;
-  const { page, problems, origin, port } = session;
-  const first = await page.goto(`${origin}/`, { waitUntil: 'load' });
-  assert.equal((await protocols(page)).page, 'h2');
-  assert.match(first.headers()['alt-svc'] ?? '', new RegExp(`^h3=":${port}"; ma=\\d+$`));
-  await visitReady(page);
-  const seen = [];
-  for (let i = 0; i < SWITCH_TRIES && seen.at(-1) !== 'h3'; i++) {
-    await page.reload({ waitUntil: 'load' });
-    seen.push((await protocols(page)).page);
-  }
-  assert.equal(seen.at(-1), 'h3', `protocols after each reload: ${seen.join(', ')}`);
-  assert.equal((await visitReady(page)).protocol, 'h3');
   assert.deepEqual(problems, []);
 });
