@@ -4,7 +4,7 @@
 // 22.20+ or 24 (OpenSSL 3.5's QUIC); where it cannot run, one log line says why and the server
 // goes on with HTTP/2 and HTTP/1.1 only.
 
-const { serveHttp3 } = require('./h3');
+const { loadFailure } = require('../errors');
 
 const NOT_BUILT = 'the QUIC addon is not built';
 
@@ -30,6 +30,15 @@ function listenHttp3({ tls, host, port, timeouts, core, log, isClosing, metrics,
   const support = quicSupport(quic);
   if (!support.ok) {
     log.info(`HTTP/3 off: ${support.reason}`);
+    return null;
+  }
+  // The engine's QPACK is the HPACK addon's: loaded only here, so that a server without HTTP/3
+  // (the node engine over plain HTTP, an install whose addon does not load) never needs it.
+  let serveHttp3;
+  try {
+    ({ serveHttp3 } = require('./h3'));
+  } catch (err) {
+    log.warn(`HTTP/3 off: the QPACK addon cannot be loaded (${loadFailure(err)}); to fix it run: npm rebuild negotiate-h2`);
     return null;
   }
   const connections = new Set();
