@@ -8,7 +8,7 @@ const { LOADS } = require('../server/plan');
 const { MIXES } = require('../server/corpus');
 
 const title = 'HTTP/3 beside HTTP/2: one server process, the same files';
-const PROTOCOL_LABELS = { h2: 'HTTP/2', h3: 'HTTP/3' };
+const PROTOCOL_LABELS = { h2: 'HTTP/2', h3: 'HTTP/3', h2paced: 'HTTP/2 at HTTP/3\'s pace' };
 
 const int = (n) => Math.round(n).toLocaleString('en-US');
 const fixed = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
@@ -77,14 +77,18 @@ function charts(rows, fileNames, chartsHref) {
   return { svgs, links };
 }
 
-// HTTP/3 over HTTP/2 for each file and load, from the medians.
+// HTTP/3 over HTTP/2 for each file and load, from the medians; on loaded rows also over HTTP/2
+// at HTTP/3's pace.
 function ratios(rows, fileNames) {
   const lines = [];
   for (const h3 of rows.filter((r) => r.protocol === 'h3')) {
-    const h2 = rows.find((r) => r.protocol === 'h2' && r.file === h3.file && r.load === h3.load);
-    const ratio = (key) => (h2?.summary[key] && h3.summary[key] ? `${fixed(h3.summary[key].median / h2.summary[key].median, 2)}×` : '-');
-    lines.push(`- ${fileNames[h3.file]}, ${LOADS[h3.load].label}: CPU per request ${ratio('cpuUsPerRequest')}, `
-      + `p50 latency ${ratio('p50Ms')}, header bytes ${ratio('headerBytesPerResponse')}`);
+    const other = (protocol) => rows.find((r) => r.protocol === protocol && r.file === h3.file && r.load === h3.load);
+    const ratio = (h2, key) => (h2?.summary[key] && h3.summary[key] ? `${fixed(h3.summary[key].median / h2.summary[key].median, 2)}×` : '-');
+    const h2 = other('h2');
+    const paced = other('h2paced');
+    lines.push(`- ${fileNames[h3.file]}, ${LOADS[h3.load].label}: CPU per request ${ratio(h2, 'cpuUsPerRequest')}`
+      + `${paced ? ` (${ratio(paced, 'cpuUsPerRequest')} against HTTP/2 at the same pace)` : ''}, `
+      + `p50 latency ${ratio(paced ?? h2, 'p50Ms')}${paced ? ' (same pace)' : ''}, header bytes ${ratio(h2, 'headerBytesPerResponse')}`);
   }
   return lines;
 }
@@ -97,7 +101,8 @@ function renderSection(section, { chartsHref }) {
   };
   const pin = config.pinning.off ? `no CPU pinning (${config.pinning.off})`
     : `the server pinned to CPU ${config.pinning.serverCpu}, load generators to CPU ${config.pinning.clientCpu}`;
-  const loads = Object.entries(config.loads).map(([name, l]) => `${LOADS[name].label}: h2load \`${l.h2load}\`, ${l.h3}`).join('; ');
+  const loads = Object.entries(config.loads).map(([name, l]) => `${LOADS[name].label}: h2load \`${l.h2load}\`, ${l.h3}`
+    + `${l.h2paced ? `, HTTP/2 at HTTP/3's pace \`${l.h2paced}\`` : ''}`).join('; ');
   const { svgs, links } = charts(rows, fileNames, chartsHref);
   const md = [
     section.note ? `**Note:** ${section.note}\n` : null,

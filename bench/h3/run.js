@@ -39,7 +39,12 @@ const CODING = 'br';
 const ROWS = [
   { file: 'html', load: 'many' }, { file: 'js', load: 'many' }, { file: 'page', load: 'many' }, { file: 'html', load: 'one' },
 ];
-const PROTOCOLS = { h2: 'HTTP/2 (h2load)', h3: 'HTTP/3 (aioquic)' };
+// h2paced: HTTP/2 with the HTTP/3 clients' connections and streams, held by h2load --rps to the
+// rate they reached in the same repeat, so that CPU per request compares at one pace (aioquic
+// cannot keep the server's core busy; a server that is idle between packets spends more per
+// request). Loaded rows only.
+const PROTOCOLS = { h2: 'HTTP/2 (h2load)', h3: 'HTTP/3 (aioquic)', h2paced: 'HTTP/2 at HTTP/3\'s pace (h2load --rps)' };
+const protocolsOf = (row) => Object.keys(PROTOCOLS).filter((p) => p !== 'h2paced' || row.load === 'many');
 // The name in bench/lib/tls-cert.js's certificate that the HTTP/3 clients verify.
 const SERVER_NAME = 'localhost';
 
@@ -119,14 +124,22 @@ async function h3Sample(row, result, ctx) {
   return { ...sample, ok: true };
 }
 
-// One measured run of a row over one protocol on the running server.
-async function measure(row, protocol, ctx) {
+// h2load settings for the paced variant: the HTTP/3 load's shape at h3ReqPerSec in all.
+function pacedArgs(load, h3ReqPerSec) {
+  const { processes, concurrency } = LOADS[load].h3;
+  return [`-c${processes}`, `-m${concurrency}`, `--rps=${Math.max(1, Math.round(h3ReqPerSec / processes))}`];
+}
+
+// One measured run of a row over one protocol on the running server; h3ReqPerSec: the rate of
+// this repeat's HTTP/3 run (for h2paced).
+async function measure(row, protocol, ctx, h3ReqPerSec) {
   const urls = filesOf(row.file).map((k) => ctx.server.url + ctx.corpus.files[k].name);
   const [{ header }] = acceptEncodings(CODING);
   const pin = (cmd, args) => ctx.pinning.wrap(CLIENT_CORE, cmd, args);
   const expect = Object.fromEntries(filesOf(row.file).map((k) => [`/${ctx.corpus.files[k].name}`, ctx.corpus.files[k].compressible ? CODING : 'identity']));
-  const load = protocol === 'h2'
-    ? (durationS) => runLoad('h2', { urls, headers: [{ header }], load: row.load, durationS, pin, tmpDir: ctx.tmpDir })
+  const clientArgs = protocol === 'h2paced' ? pacedArgs(row.load, h3ReqPerSec) : undefined;
+  const load = protocol !== 'h3'
+    ? (durationS) => runLoad('h2', { urls, headers: [{ header }], load: row.load, clientArgs, durationS, pin, tmpDir: ctx.tmpDir })
     : (durationS) => runH3Load({ urls, acceptEncoding: header, expect, load: row.load, durationS, pin, ca: ctx.tls.cert, serverName: SERVER_NAME });
   if (ctx.warmUpS > 0) await load(ctx.warmUpS);
   const countersBefore = await readQpackCounters(ctx.metricsUrl);
@@ -136,8 +149,8 @@ async function measure(row, protocol, ctx) {
   const wallS = (performance.now() - startedAt) / 1000;
   const cpuSeconds = (await ctx.sampler.snapshot()).cpuSeconds - cpuBefore;
   const counters = (await readQpackCounters(ctx.metricsUrl)).minus(countersBefore);
-  const sample = protocol === 'h2'
-    ? await checkSample({ protocol, file: row.file, coding: CODING, mode: 'static' }, ctx, ctx.server.url)
+  const sample = protocol !== 'h3'
+    ? await checkSample({ protocol: 'h2', file: row.file, coding: CODING, mode: 'static' }, ctx, ctx.server.url)
     : await h3Sample(row, result, ctx);
   const { samples, ...figures } = result;
   return {
@@ -191,23 +204,25 @@ async function main() {
   const runs = new Map();
   let usage;
   try {
-    const total = opts.rows.length * Object.keys(PROTOCOLS).length * opts.repeat;
+    const total = opts.rows.reduce((n, row) => n + protocolsOf(row).length, 0) * opts.repeat;
     let done = 0;
     for (let rep = 1; rep <= opts.repeat; rep++) {
       // Which protocol goes first alternates, so neither always meets the other's leftovers.
-      const order = rep % 2 ? ['h2', 'h3'] : ['h3', 'h2'];
+      // The paced run follows the HTTP/3 run whose rate it takes.
+      const order = rep % 2 ? ['h2', 'h3', 'h2paced'] : ['h3', 'h2', 'h2paced'];
       for (const row of opts.rows) {
-        for (const protocol of order) {
+        const ran = {};
+        for (const protocol of order.filter((p) => protocolsOf(row).includes(p))) {
           const id = rowId(row, protocol);
           process.stdout.write(`[${++done}/${total}] ${PROTOCOLS[protocol]} ${row.file} br ${LOADS[row.load].label} run ${rep}: `);
-          let run;
           try {
-            run = await measure(row, protocol, ctx);
+            if (protocol === 'h2paced' && !ran.h3?.reqPerSec) throw Object.assign(new Error('no HTTP/3 rate to pace to'), { code: 'ENOPACE' });
+            ran[protocol] = await measure(row, protocol, ctx, ran.h3?.reqPerSec);
           } catch (err) {
-            run = { error: `${err.code || 'ERROR'}: ${err.message}` };
+            ran[protocol] = { error: `${err.code || 'ERROR'}: ${err.message}` };
           }
-          console.log(runLine(run));
-          runs.set(id, [...(runs.get(id) ?? []), run]);
+          console.log(runLine(ran[protocol]));
+          runs.set(id, [...(runs.get(id) ?? []), ran[protocol]]);
         }
       }
     }
@@ -217,7 +232,7 @@ async function main() {
   }
 
   const finishedAt = new Date();
-  const rows = opts.rows.flatMap((row) => Object.keys(PROTOCOLS).map((protocol) => {
+  const rows = opts.rows.flatMap((row) => protocolsOf(row).map((protocol) => {
     const id = rowId(row, protocol);
     const { runs: measured, summary } = summarizeRuns(runs.get(id));
     const ok = measured.filter((r) => !r.error);
@@ -244,6 +259,7 @@ async function main() {
       durationS: opts.durationS, warmUpS: opts.warmUpS, repeat: opts.repeat,
       loads: Object.fromEntries(Object.entries(LOADS).map(([name, l]) => [name, {
         h2load: l.h2.join(' '), h3: `${l.h3.processes} aioquic process(es) x ${l.h3.concurrency} requests in flight`,
+        ...(name === 'many' ? { h2paced: `h2load ${pacedArgs(name, 0).slice(0, 2).join(' ')} --rps=<HTTP/3 req/s / ${l.h3.processes}>` } : {}),
       }])),
       pinning: pinning.enabled ? { serverCpu: SERVER_CORE, clientCpu: CLIENT_CORE } : { off: pinning.reason },
       loadAverageAtStart,
