@@ -10,7 +10,6 @@
 const fs = require('node:fs/promises');
 const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 const { buildCorpus, filesOf } = require('../server/corpus');
 const { startProjectServer } = require('../server/project-server');
 const { checkSample, responseProblem, SERVER_CORE, CLIENT_CORE } = require('../server/measure');
@@ -20,6 +19,7 @@ const { summarizeRuns } = require('../server/summarize');
 const { LOADS } = require('../server/plan');
 const { runH3Load } = require('./h3-load');
 const { readQpackCounters } = require('./metrics-scrape');
+const { parseCommandLine, wholeNumber } = require('../lib/command-line');
 const { createPinning } = require('../lib/pinning');
 const { writeSelfSignedCert } = require('../lib/tls-cert');
 const { freePort } = require('../lib/free-port');
@@ -62,36 +62,18 @@ const USAGE = `usage: npm run bench:h3 -- [options]
   --note TEXT      a remark printed with the results
 Needs Node 22.20+ or 24 (the QUIC addon built), h2load, and python3 with aioquic.`;
 
-function usageError(message) {
-  return Object.assign(new Error(`${message}\n${USAGE}`), { code: 'EUSAGE' });
-}
-
-function wholeNumber(value, name, min) {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw usageError(`--${name} must be a whole number of at least ${min}`);
-  return n;
-}
-
 function parseOptions(argv) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        smoke: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, duration: { type: 'string' }, warmup: { type: 'string' },
-        repeat: { type: 'string' }, 'results-dir': { type: 'string' }, note: { type: 'string' },
-      },
-    }));
-  } catch (err) {
-    throw usageError(err.message);
-  }
+  const values = parseCommandLine(argv, {
+    smoke: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, duration: { type: 'string' }, warmup: { type: 'string' },
+    repeat: { type: 'string' }, 'results-dir': { type: 'string' }, note: { type: 'string' },
+  }, USAGE);
   if (values.help) return { help: USAGE };
   const preset = PRESETS[values.smoke ? 'smoke' : 'default'];
   return {
     rows: preset.rows,
-    durationS: wholeNumber(values.duration ?? preset.durationS, 'duration', 1),
-    warmUpS: wholeNumber(values.warmup ?? preset.warmUpS, 'warmup', 0),
-    repeat: wholeNumber(values.repeat ?? preset.repeat, 'repeat', 1),
+    durationS: wholeNumber(values.duration ?? preset.durationS, 'duration', 1, USAGE),
+    warmUpS: wholeNumber(values.warmup ?? preset.warmUpS, 'warmup', 0, USAGE),
+    repeat: wholeNumber(values.repeat ?? preset.repeat, 'repeat', 1, USAGE),
     resultsDir: values['results-dir'] ? path.resolve(values['results-dir']) : undefined,
     note: values.note?.trim() || null,
   };
