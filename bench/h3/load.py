@@ -2,9 +2,10 @@
 """HTTP/3 load for bench:h3 (bench/h3/run.js): ONE QUIC connection from aioquic (QPACK with a
 dynamic table through pylsqpack) with CONCURRENCY requests in flight, each worker requesting the
 paths in turn until DURATION seconds have passed, then finishing its request in flight. The
-server's certificate is verified against CAFILE and only 127.0.0.1 is accepted as the host.
-aioquic spends far more CPU per request than the server, so run.js starts several of these
-processes on the load core.
+server's certificate is verified against CAFILE and the host is always 127.0.0.1. run.js starts
+LOADS[load].h3.processes of these on the load core; aioquic spends far more CPU per request than
+the server, so on one core they make about 2,000 small requests a second however many there are
+(bench/results/2026-11-28-http3.md).
 
 Prints one JSON object: requests (200 responses with the expected coding), errors by kind,
 latenciesUs (every request's, sorted), elapsedS (first request sent to the last response),
@@ -28,7 +29,8 @@ from aioquic.quic.configuration import QuicConfiguration
 from aioquic.quic.events import StreamReset
 
 HOST = "127.0.0.1"
-# A response that takes longer than this counts as a timeout error; the run goes on.
+# A response that takes longer than this counts as a timeout error; the run goes on. Also the
+# QUIC idle timeout, so that a server without HTTP/3 fails the handshake this soon.
 REQUEST_TIMEOUT_S = 10
 
 
@@ -107,7 +109,7 @@ async def worker(client, authority, config, deadline, out, offset):
 
 async def main():
     port, cafile, server_name, config = int(sys.argv[1]), sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
-    qc = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name=server_name)
+    qc = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name=server_name, idle_timeout=REQUEST_TIMEOUT_S)
     qc.load_verify_locations(cafile)
     out = {"requests": 0, "errors": {"status": 0, "coding": 0, "reset": 0, "timeout": 0},
            "latenciesUs": [], "bodyBytes": 0, "samples": {}, "last": None}
@@ -124,4 +126,8 @@ async def main():
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except ConnectionError:
+        sys.exit(f"no QUIC connection to {HOST}:{sys.argv[1]}: the handshake failed or took over {REQUEST_TIMEOUT_S} s"
+                 f" (HTTP/3 off, or a certificate that {sys.argv[2]} does not verify)")

@@ -3,8 +3,8 @@
 // load on CPU 1), the same precompressed files with br: server CPU µs per request, req/s,
 // latency as the client sees it, and header bytes per response (h2load's HPACK count against
 // what the server's QPACK encoder wrote, HEADERS payloads plus encoder-stream octets, read
-// from its --metrics counters). h2load for HTTP/2 as in `npm run bench`; for HTTP/3 several
-// aioquic processes (bench/h3/load.py, why in h3-load.js). A separate benchmark rather than
+// from its --metrics counters). h2load for HTTP/2 as in `npm run bench`; for HTTP/3 aioquic
+// processes (bench/h3/load.py, which says why). A separate benchmark rather than
 // rows of bench:server, which starts a server per row. Writes the "h3" section of
 // bench/results/<date>-<host>.json and regenerates bench/results/README.md. See --help.
 const fs = require('node:fs/promises');
