@@ -46,7 +46,7 @@ install_h2spec() {
 # Without Go, Debian's golang-go builds it.
 if ! h2spec_path >/dev/null && ! command -v go >/dev/null 2>&1; then missing+=(golang-go); fi
 # Python modules (from PyPI) -> pip package
-# aioquic: the HTTP/3 client of the h3 tests (it verifies the local CA).
+# aioquic: the HTTP/3 client of the h3 tests (it verifies the local CA) and of npm run bench:h3.
 declare -A PY_PKG=( [pylsqpack]=pylsqpack [hpack]=hpack [aioquic]=aioquic )
 missing_py=()
 # pip itself comes from Debian where it is missing.

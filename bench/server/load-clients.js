@@ -42,11 +42,13 @@ async function runWrk({ urls, headers, load, durationS, pin, tmpDir }) {
   }
 }
 
-async function runH2load({ urls, headers, load, durationS, pin, tmpDir }) {
+// clientArgs: h2load's connection settings in place of LOADS[load].h2 (bench:h3 paces HTTP/2 to
+// the rate its HTTP/3 clients reached, with --rps).
+async function runH2load({ urls, headers, load, clientArgs = LOADS[load].h2, durationS, pin, tmpDir }) {
   const log = tempFile(tmpDir, 'h2load', 'tsv');
   const { header } = headers[0];
   try {
-    const [cmd, args] = pin('h2load', [...LOADS[load].h2, '-D', String(durationS), `--log-file=${log}`,
+    const [cmd, args] = pin('h2load', [...clientArgs, '-D', String(durationS), `--log-file=${log}`,
       ...(header === null ? [] : ['-H', `accept-encoding: ${header}`]), ...urls]);
     const { stdout } = await runToCompletion(cmd, args, { timeoutMs: durationS * 1000 + HANG_MARGIN_MS, name: 'h2load' })
       .catch((err) => { throw explainH2loadHang(err); });

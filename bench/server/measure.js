@@ -33,6 +33,20 @@ function startServer(row, ctx) {
   return STARTERS[spec.impl](spec, { root, workers: spec.workers, cert: ctx.tls.cert, key: ctx.tls.key, pin }, ctx);
 }
 
+// Why one response to a file is not what the row expects ({ status, encoding, body } with the body
+// still encoded), or null: status 200, the expected coding, decoding to the source file, and on
+// precompressed rows the variant itself. HTTP/3 samples (bench/h3/) are checked by it too.
+async function responseProblem(res, file, expected, mode, ctx) {
+  if (Number(res.status) !== 200) return `status ${res.status}`;
+  if (res.encoding !== expected) return `content-encoding ${res.encoding}, expected ${expected}`;
+  if (!(await decodeBody(res.encoding, res.body)).equals(file.bytes)) return 'decoded body differs from the source file';
+  if (mode === 'static' && expected !== 'identity') {
+    const size = await variantSize(ctx.corpus.roots.variants, file.name, expected);
+    if (size !== res.body.length) return `body is ${res.body.length} B but the precompressed variant is ${size} B`;
+  }
+  return null;
+}
+
 // What the response for each of the row's files to each of its
 // Accept-Encoding headers should be: the row's coding, except for files that
 // are not worth compressing; precompressed rows must send the variant itself.
@@ -48,14 +62,7 @@ async function checkSample(row, ctx, url) {
       sample.status ??= Number(res.status);
       sample.contentEncoding ??= encoding;
       if (i === 0) sample.bytes += res.body.length;
-      let problem = null;
-      if (Number(res.status) !== 200) problem = `status ${res.status}`;
-      else if (encoding !== expected) problem = `content-encoding ${encoding}, expected ${expected}`;
-      else if (!(await decodeBody(encoding, res.body)).equals(file.bytes)) problem = 'decoded body differs from the source file';
-      else if (row.mode === 'static' && expected !== 'identity') {
-        const size = await variantSize(ctx.corpus.roots.variants, file.name, expected);
-        if (size !== res.body.length) problem = `body is ${res.body.length} B but the precompressed variant is ${size} B`;
-      }
+      const problem = await responseProblem({ status: res.status, encoding, body: res.body }, file, expected, row.mode, ctx);
       if (problem) {
         sample.problem = `${file.name}, ${client} (Accept-Encoding: ${header ?? 'none'}): ${problem}`;
         return sample;
@@ -128,4 +135,4 @@ async function measureRun(row, ctx) {
   };
 }
 
-module.exports = { measureRun, startServer, SERVER_CORE, CLIENT_CORE };
+module.exports = { measureRun, startServer, checkSample, responseProblem, SERVER_CORE, CLIENT_CORE };

@@ -1,7 +1,7 @@
 'use strict';
 // Command line of `npm run bench` (= bench:server).
 const path = require('node:path');
-const { parseArgs } = require('node:util');
+const { parseCommandLine, wholeNumber, usageError: withUsage } = require('../lib/command-line');
 const { ALL } = require('./plan');
 
 // Plan and timings of each preset; flags override the timings.
@@ -41,13 +41,6 @@ function list(value, axis) {
   return items;
 }
 
-// wrk and h2load take whole seconds.
-function wholeSeconds(value, name, { min }) {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw usageError(`--${name} must be a whole number of at least ${min}`);
-  return n;
-}
-
 function rowPatterns(value) {
   if (value === undefined) return undefined;
   const items = value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -56,26 +49,16 @@ function rowPatterns(value) {
   return items;
 }
 
-function usageError(message) {
-  return Object.assign(new Error(`${message}\n${USAGE}`), { code: 'EUSAGE' });
-}
+const usageError = (message) => withUsage(message, USAGE);
 
 function parseOptions(argv) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        quick: { type: 'boolean' }, smoke: { type: 'boolean' }, full: { type: 'boolean' }, 'dry-run': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        duration: { type: 'string' }, warmup: { type: 'string' }, repeat: { type: 'string' }, rows: { type: 'string' },
-        ...Object.fromEntries(Object.keys(ALL).map((axis) => [axis, { type: 'string' }])),
-        'server-dir': { type: 'string' }, 'results-dir': { type: 'string' }, note: { type: 'string' },
-      },
-    }));
-  } catch (err) {
-    throw usageError(err.message);
-  }
+  const values = parseCommandLine(argv, {
+    quick: { type: 'boolean' }, smoke: { type: 'boolean' }, full: { type: 'boolean' }, 'dry-run': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    duration: { type: 'string' }, warmup: { type: 'string' }, repeat: { type: 'string' }, rows: { type: 'string' },
+    ...Object.fromEntries(Object.keys(ALL).map((axis) => [axis, { type: 'string' }])),
+    'server-dir': { type: 'string' }, 'results-dir': { type: 'string' }, note: { type: 'string' },
+  }, USAGE);
   if (values.help) return { help: USAGE };
   const presets = ['quick', 'smoke', 'full'].filter((p) => values[p]);
   if (presets.length > 1) throw usageError(`--${presets.join(' and --')} exclude each other`);
@@ -83,9 +66,9 @@ function parseOptions(argv) {
   const repo = path.resolve(__dirname, '..', '..');
   return {
     plan: preset.plan,
-    durationS: wholeSeconds(values.duration ?? preset.durationS, 'duration', { min: 1 }),
-    warmUpS: wholeSeconds(values.warmup ?? preset.warmUpS, 'warmup', { min: 0 }),
-    repeat: wholeSeconds(values.repeat ?? preset.repeat, 'repeat', { min: 1 }),
+    durationS: wholeNumber(values.duration ?? preset.durationS, 'duration', 1, USAGE),
+    warmUpS: wholeNumber(values.warmup ?? preset.warmUpS, 'warmup', 0, USAGE),
+    repeat: wholeNumber(values.repeat ?? preset.repeat, 'repeat', 1, USAGE),
     filters: { ...Object.fromEntries(Object.keys(ALL).map((axis) => [axis, list(values[axis], axis)])), rows: rowPatterns(values.rows) },
     serverDir: path.resolve(values['server-dir'] ?? path.join(repo, 'server')),
     resultsDir: values['results-dir'] ? path.resolve(values['results-dir']) : undefined,

@@ -34,9 +34,11 @@ const MODES = {
 
 // Client settings per load: many connections for throughput and CPU per
 // request, one connection with one request in flight for unloaded latency.
+// h3: bench:h3's aioquic clients (bench/h3/load.py), processes x requests in flight on each one's
+// connection; aioquic is the bottleneck on one load core, so more would not load the server more.
 const LOADS = {
-  many: { label: 'loaded', h1: ['-t1', '-c100'], h2: ['-c50', '-m10'] },
-  one: { label: 'one at a time', h1: ['-t1', '-c1'], h2: ['-c1', '-m1'] },
+  many: { label: 'loaded', h1: ['-t1', '-c100'], h2: ['-c50', '-m10'], h3: { processes: 2, concurrency: 16 } },
+  one: { label: 'one at a time', h1: ['-t1', '-c1'], h2: ['-c1', '-m1'], h3: { processes: 1, concurrency: 1 } },
 };
 
 const CODINGS = ['br', 'zstd', 'gzip', 'lzma', 'identity'];

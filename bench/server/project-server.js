@@ -13,13 +13,15 @@ const NODE_FLAGS = scripts.start.split(/\s+/).filter((word) => word.startsWith('
 // without caps (the soak benchmark) the server runs its default engine.
 // --no-precompress: the corpus's variants are the benchmark's to make, and a background run
 // would compete with the measurement for the cores.
-function serverArgs({ serverDir, root, workers, brotliEngine, engine, transport, cert, key, caps = { engineOption: false } }) {
+// metrics: HOST:PORT for --metrics (bench:h3 reads the QPACK counters there).
+function serverArgs({ serverDir, root, workers, brotliEngine, engine, transport, metrics, cert, key, caps = { engineOption: false } }) {
   const args = [...NODE_FLAGS, serverDir, '--root', root, '--port', '0', '--host', '127.0.0.1', '--log-level', 'error',
     '--cert', cert, '--key', key, '--no-precompress'];
   if (workers > 1) args.push('--workers', String(workers));
   if (brotliEngine) args.push('--brotli-engine', brotliEngine);
   if (caps.engineOption) args.push('--engine', engine);
   if (transport) args.push('--transport', transport);
+  if (metrics) args.push('--metrics', metrics);
   return args;
 }
 

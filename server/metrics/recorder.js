@@ -35,6 +35,7 @@ function defineFamilies(registry) {
     handshakeDrops: registry.counter('negotiate_handshake_drops_total', 'Connections dropped before their TLS handshake finished, by reason (deadline: not within handshakeTimeout; over_cap: too many unfinished; tls_error: the handshake failed).', ['reason']),
     floodCloses: registry.counter('negotiate_flood_closes_total', 'Connections closed for going past a flood limit (HTTP/2 ENHANCE_YOUR_CALM), by protocol.', ['protocol']),
     refusals: registry.counter('negotiate_refusals_total', 'Requests answered with a 4xx status, by status and reason (the refusal\'s error code; "other" for 4xx without one, such as 405, 406, 412 and 416).', ['status', 'reason']),
+    qpackBytes: registry.counter('negotiate_qpack_encoded_bytes_total', 'Octets the HTTP/3 QPACK encoder wrote for response header sections, by stream (request: HEADERS frame payloads; encoder: dynamic-table instructions on the encoder stream).', ['stream']),
     duration: registry.histogram('negotiate_request_duration_seconds', 'Time from a request reaching the core to its response having all gone out, by protocol.', ['protocol'], DURATION_BUCKETS),
   };
 }
@@ -108,6 +109,8 @@ class Recorder {
     for (const protocol of PROTOCOLS) this[protocol] = new Meter(families, protocol, now);
     this.connections = byName(PROTOCOLS, (protocol) => families.connections.cell(protocol));
     this.drops = byName(HANDSHAKE_DROPS, (reason) => families.handshakeDrops.cell(reason));
+    this.qpackSections = families.qpackBytes.cell('request');
+    this.qpackInstructions = families.qpackBytes.cell('encoder');
     const cacheHits = families.compressCache.cell('hit');
     const cacheMisses = families.compressCache.cell('miss');
     const compressions = byName(COMPRESSION_USES, (use) => families.compressions.cell(use));
@@ -136,12 +139,18 @@ class Recorder {
     this.drops[reason].value++;
   }
 
+  /** One HTTP/3 response's header section: its HEADERS payload and the encoder-stream octets it needed. */
+  qpackEncoded(sectionBytes, encoderStreamBytes) {
+    this.qpackSections.value += sectionBytes;
+    this.qpackInstructions.value += encoderStreamBytes;
+  }
+
   render() {
     return this.registry.render();
   }
 }
 
 const NO_METER = Object.freeze({ opened() {}, closed() {}, finished() {}, floodClosed() {} });
-const NO_METRICS = Object.freeze({ h1: NO_METER, h2: NO_METER, h3: NO_METER, connectionOpened() {}, handshakeDropped() {} });
+const NO_METRICS = Object.freeze({ h1: NO_METER, h2: NO_METER, h3: NO_METER, connectionOpened() {}, handshakeDropped() {}, qpackEncoded() {} });
 
 module.exports = { Recorder, NO_METRICS, NO_METER, DURATION_BUCKETS };

@@ -18,6 +18,7 @@ const { encodeSettings } = require('../../server/engines/h3/settings');
 const { HTTP3, TIMEOUTS } = require('../../server/config/limits');
 const { normalizeOptions } = require('../../server/config/options');
 const { createCore } = require('../../server/site/create-core');
+const { Recorder } = require('../../server/metrics/recorder');
 const { FakeConnection, FakeClient, framesOf, uniType } = require('../helpers/fake-quic');
 const { waitFor } = require('../helpers/poll');
 
@@ -47,8 +48,8 @@ function stubCore(log = []) {
   };
 }
 
-function serve(core, { conn = new FakeConnection(), limits, isClosing = () => false } = {}) {
-  const connection = serveHttp3(conn, { core, log: silent, timeouts: TIMEOUTS, isClosing, limits });
+function serve(core, { conn = new FakeConnection(), limits, isClosing = () => false, metrics } = {}) {
+  const connection = serveHttp3(conn, { core, log: silent, timeouts: TIMEOUTS, isClosing, limits, metrics });
   return { conn, connection };
 }
 
@@ -121,9 +122,10 @@ test('HEAD and 204 get HEADERS and FIN only', async (t) => {
   assert.deepEqual(framesOf(options.written).map((f) => f.type), [FRAME.HEADERS]);
 });
 
-test('the second response references the QPACK dynamic table: a smaller HEADERS', async (t) => {
+test('the second response references the QPACK dynamic table: a smaller HEADERS; the metrics count both parts', async (t) => {
   const core = makeCore(t);
-  const { conn } = serve(core);
+  const metrics = new Recorder(() => core.stats);
+  const { conn } = serve(core, { metrics });
   const client = new FakeClient(conn);
   // Each response's cost: its section and the inserts it sent ahead of it.
   const costs = [];
@@ -138,6 +140,12 @@ test('the second response references the QPACK dynamic table: a smaller HEADERS'
   assert.ok(costs[0].inserts > 0, 'inserts on the encoder stream');
   // Only a Date of a new second may be inserted again.
   assert.ok(costs[1].section + costs[1].inserts < (costs[0].section + costs[0].inserts) / 2, JSON.stringify(costs));
+  const sum = (part) => costs.reduce((n, c) => n + c[part], 0);
+  const counted = metrics.render().split('\n').filter((l) => l.startsWith('negotiate_qpack_encoded_bytes_total{'));
+  assert.deepEqual(counted, [
+    `negotiate_qpack_encoded_bytes_total{stream="request"} ${sum('section')}`,
+    `negotiate_qpack_encoded_bytes_total{stream="encoder"} ${sum('inserts')}`,
+  ]);
 });
 
 test('without the peer\'s SETTINGS yet, responses use no dynamic table', async () => {

@@ -100,10 +100,13 @@ test('open streams go up and down; connections are open until their socket close
   recorder.handshakeDropped('over_cap');
   recorder.handshakeDropped('over_cap');
   recorder.h2.floodClosed();
+  recorder.qpackEncoded(40, 25);
+  recorder.qpackEncoded(6, 0);
   assert.deepEqual(nonZero(recorder), [
     'negotiate_open_connections{protocol="h1"} 1', 'negotiate_open_connections{protocol="h2"} 1', 'negotiate_open_streams{protocol="h2"} 1',
     'negotiate_handshake_drops_total{reason="deadline"} 1', 'negotiate_handshake_drops_total{reason="over_cap"} 2',
     'negotiate_flood_closes_total{protocol="h2"} 1',
+    'negotiate_qpack_encoded_bytes_total{stream="request"} 46', 'negotiate_qpack_encoded_bytes_total{stream="encoder"} 25',
   ]);
   plain.emit('close');
   assert.match(recorder.render(), /^negotiate_open_connections\{protocol="h1"\} 0$/m);
@@ -125,6 +128,7 @@ test('NO_METRICS has every hook, each doing nothing', () => {
   const socket = new EventEmitter();
   NO_METRICS.connectionOpened(socket);
   NO_METRICS.handshakeDropped('deadline');
+  NO_METRICS.qpackEncoded(40, 25);
   for (const meter of [NO_METRICS.h1, NO_METRICS.h2]) {
     meter.opened();
     meter.closed();

@@ -38,6 +38,7 @@ class Http3Connection extends EventEmitter {
   #log;
   #timeouts;
   #limits;
+  #metrics;
   #meter;
   #guard;
   #decoder;
@@ -62,7 +63,8 @@ class Http3Connection extends EventEmitter {
     this.#log = ctx.log;
     this.#timeouts = ctx.timeouts;
     this.#limits = ctx.limits ?? HTTP3;
-    this.#meter = (ctx.metrics ?? NO_METRICS).h3;
+    this.#metrics = ctx.metrics ?? NO_METRICS;
+    this.#meter = this.#metrics.h3;
     const { settings, flood, blockedBytes } = this.#limits;
     this.#guard = new FloodGuard(flood.burst, flood.perSecond, ctx.now === undefined ? {} : { now: ctx.now });
     this.#decoder = new QpackDecoder({
@@ -266,6 +268,7 @@ class Http3Connection extends EventEmitter {
     encodeHeaders: (stream, d) => {
       const { section, encoderStream } = this.#fields.encode(stream.id, d);
       if (encoderStream.length > 0) this.#encoderStream.write(encoderStream);
+      this.#metrics.qpackEncoded(section.length, encoderStream.length);
       return section;
     },
     finishStream: (stream) => this.#finishStream(stream),
