@@ -17,9 +17,8 @@
 static const unsigned char ALPN_HTTP11[] = "\x08http/1.1";
 
 typedef struct handle {
-    floor_server *server; // NULL once closed
+    server_handle base; // the floor_server
     napi_env env;
-    bool collected; // the JS value is gone: whoever closes the server frees this
 } handle;
 
 // A server still open when its environment goes away (a worker terminated)
@@ -27,31 +26,16 @@ typedef struct handle {
 static void on_env_cleanup(void *arg)
 {
     handle *h = arg;
-    floor_close(h->server);
-    h->server = NULL;
-    if (h->collected)
-        free(h);
+    floor_close(h->base.server);
+    server_handle_release(&h->base);
 }
 
 static void close_handle(handle *h)
 {
-    if (!h->server)
+    if (!h->base.server)
         return;
     napi_remove_env_cleanup_hook(h->env, on_env_cleanup, h);
     on_env_cleanup(h);
-}
-
-static void finalize_handle(napi_env env, void *data, void *hint)
-{
-    (void)env;
-    (void)hint;
-    handle *h = data;
-    // Dropped without close(): the server goes on serving (as a listening
-    // net.Server does) until the environment's cleanup, which frees h.
-    if (h->server)
-        h->collected = true;
-    else
-        free(h);
 }
 
 // floorListen(host, port, reusePort, handshakeTimeoutMs, cert, key,
@@ -103,18 +87,20 @@ static napi_value floor_listen(napi_env env, napi_callback_info info)
         return throw_error(env, "ERR_TRANSPORT", "out of memory");
     }
     floor_options options = {
-        .host = host, .port = port, .reuse_port = reuse_port, .handshake_timeout_ms = timeout_ms,
+        .listen = { .host = host, .port = port, .reuse_port = reuse_port, .handshake_timeout_ms = timeout_ms },
         .responses = responses, .response_count = count, .not_found = not_found, .not_found_len = not_found_len,
     };
-    int rc = floor_open(loop, ctx, &options, &h->server);
+    floor_server *server;
+    int rc = floor_open(loop, ctx, &options, &server);
     if (rc != 0) {
         free(h);
         return throw_listen_error(env, rc, host, port);
     }
+    h->base.server = server;
     h->env = env;
     napi_add_env_cleanup_hook(env, on_env_cleanup, h);
     napi_value result;
-    if (napi_create_external(env, h, finalize_handle, NULL, &result) != napi_ok) {
+    if (napi_create_external(env, h, server_handle_finalize, NULL, &result) != napi_ok) {
         close_handle(h);
         free(h);
         return NULL;
@@ -142,10 +128,10 @@ static napi_value floor_port_of(napi_env env, napi_callback_info info)
     handle *h = handle_arg(env, info);
     if (!h)
         return NULL;
-    if (!h->server)
+    if (!h->base.server)
         return throw_error(env, "ERR_SERVER_NOT_RUNNING", "the server is closed");
     napi_value port;
-    napi_create_int32(env, floor_port(h->server), &port);
+    napi_create_int32(env, floor_port(h->base.server), &port);
     return port;
 }
 

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <uv.h>
@@ -30,4 +31,22 @@ napi_value throw_listen_error(napi_env env, int rc, const char *host, int port)
     napi_create_error(env, code, msg, &error);
     napi_throw(env, error);
     return NULL;
+}
+
+void server_handle_finalize(napi_env env, void *data, void *hint)
+{
+    (void)env;
+    (void)hint;
+    server_handle *h = data;
+    if (h->server)
+        h->collected = true;
+    else
+        free(h);
+}
+
+void server_handle_release(server_handle *h)
+{
+    h->server = NULL;
+    if (h->collected)
+        free(h);
 }

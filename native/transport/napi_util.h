@@ -14,4 +14,18 @@ bool buffer_arg(napi_env env, napi_value value, void **data, size_t *len);
 // name the option to change.
 napi_value throw_listen_error(napi_env env, int rc, const char *host, int port);
 
+// The first member of a server's N-API handle (the data of its JS value):
+// the server until it is gone, and whether the JS value went first, in which
+// case the server's end frees the handle.
+typedef struct server_handle {
+    void *server; // NULL once gone
+    bool collected;
+} server_handle;
+// The JS value's finalizer. Dropped without close(), the server goes on
+// serving (as a listening net.Server does) until it is closed or its
+// environment goes away.
+void server_handle_finalize(napi_env env, void *data, void *hint);
+// The server is gone: frees the handle if its JS value went first.
+void server_handle_release(server_handle *h);
+
 #endif
