@@ -40,7 +40,15 @@ static void accept_tls(acceptor *a, int fd)
         ERR_clear_error();
         return;
     }
+    a->open_conns++;
     handshakes_add(&a->hs, link);
+}
+
+void acceptor_release(acceptor *a, SSL *ssl, int fd)
+{
+    SSL_free(ssl);
+    close(fd);
+    a->open_conns--;
 }
 
 static void on_listen_event(uv_poll_t *handle, int status, int events)
@@ -73,6 +81,7 @@ int acceptor_open(acceptor *a, uv_loop_t *loop, SSL_CTX *ctx, const acceptor_con
         return fd;
     }
     a->ctx = ctx;
+    a->open_conns = 0;
     a->fd = fd;
     a->closing = false;
     a->data = c->data;

@@ -42,6 +42,7 @@ typedef struct acceptor {
     uv_timer_t retry;
     handshakes hs;
     SSL_CTX *ctx; // for new connections
+    size_t open_conns; // accepted, not yet released
     int fd;
     int port; // the port bound
     int open_handles;
@@ -58,6 +59,8 @@ int acceptor_open(acceptor *a, uv_loop_t *loop, SSL_CTX *ctx, const acceptor_con
 // New connections use ctx (taken), with the ticket keys of the one before so
 // that clients resume sessions across it; open ones keep theirs.
 void acceptor_set_context(acceptor *a, SSL_CTX *ctx);
+// A connection's end, once its owner is done with it: frees ssl, closes fd.
+void acceptor_release(acceptor *a, SSL *ssl, int fd);
 // Stops accepting, closes the socket and drops the unfinished handshakes;
 // on_closed follows.
 void acceptor_close(acceptor *a);

@@ -42,20 +42,14 @@ static void close_handle(handle *h)
 //             targets[], responses[], notFound) -> handle
 static napi_value floor_listen(napi_env env, napi_callback_info info)
 {
-    size_t argc = 9;
     napi_value argv[9];
-    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 9)
-        return throw_error(env, "ERR_TRANSPORT_INVALID_ARGUMENT", "floorListen takes 9 arguments");
-    char host[64];
-    size_t host_len;
-    int32_t port;
-    uint32_t timeout_ms, count, count2;
-    bool reuse_port;
+    listen_args l;
+    if (!get_listen_args(env, info, "floorListen", 9, argv, &l))
+        return NULL;
+    uint32_t count, count2;
     void *cert, *key, *not_found;
     size_t cert_len, key_len, not_found_len;
-    if (napi_get_value_string_utf8(env, argv[0], host, sizeof host, &host_len) != napi_ok ||
-        napi_get_value_int32(env, argv[1], &port) != napi_ok || napi_get_value_bool(env, argv[2], &reuse_port) != napi_ok ||
-        napi_get_value_uint32(env, argv[3], &timeout_ms) != napi_ok || !buffer_arg(env, argv[4], &cert, &cert_len) ||
+    if (!buffer_arg(env, argv[4], &cert, &cert_len) ||
         !buffer_arg(env, argv[5], &key, &key_len) || napi_get_array_length(env, argv[6], &count) != napi_ok ||
         napi_get_array_length(env, argv[7], &count2) != napi_ok || count != count2 || count > MAX_RESPONSES ||
         !buffer_arg(env, argv[8], &not_found, &not_found_len))
@@ -87,14 +81,14 @@ static napi_value floor_listen(napi_env env, napi_callback_info info)
         return throw_error(env, "ERR_TRANSPORT", "out of memory");
     }
     floor_options options = {
-        .listen = { .host = host, .port = port, .reuse_port = reuse_port, .handshake_timeout_ms = timeout_ms },
+        .listen = { .host = l.host, .port = l.port, .reuse_port = l.reuse_port, .handshake_timeout_ms = l.handshake_timeout_ms },
         .responses = responses, .response_count = count, .not_found = not_found, .not_found_len = not_found_len,
     };
     floor_server *server;
     int rc = floor_open(loop, ctx, &options, &server);
     if (rc != 0) {
         free(h);
-        return throw_listen_error(env, rc, host, port);
+        return throw_listen_error(env, rc, l.host, l.port);
     }
     h->base.server = server;
     h->env = env;

@@ -185,20 +185,13 @@ static bool tls_args(napi_env env, napi_value cert_v, napi_value key_v, napi_val
 //            highWater, maxPending, cert, key, alpn, onEvent) -> handle
 static napi_value conn_listen(napi_env env, napi_callback_info info)
 {
-    size_t argc = 12;
     napi_value argv[12];
-    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 12)
-        return throw_error(env, "ERR_TRANSPORT_INVALID_ARGUMENT", "connListen takes 12 arguments");
-    char host[64];
-    size_t host_len;
-    int32_t port;
-    bool reuse_port;
-    uint32_t handshake_ms, max_handshakes, idle_ms, high_water, max_pending;
+    listen_args l;
+    if (!get_listen_args(env, info, "connListen", 12, argv, &l))
+        return NULL;
+    uint32_t max_handshakes, idle_ms, high_water, max_pending;
     napi_valuetype fn_type;
-    if (napi_get_value_string_utf8(env, argv[0], host, sizeof host, &host_len) != napi_ok ||
-        napi_get_value_int32(env, argv[1], &port) != napi_ok || napi_get_value_bool(env, argv[2], &reuse_port) != napi_ok ||
-        napi_get_value_uint32(env, argv[3], &handshake_ms) != napi_ok ||
-        napi_get_value_uint32(env, argv[4], &max_handshakes) != napi_ok ||
+    if (napi_get_value_uint32(env, argv[4], &max_handshakes) != napi_ok ||
         napi_get_value_uint32(env, argv[5], &idle_ms) != napi_ok ||
         napi_get_value_uint32(env, argv[6], &high_water) != napi_ok ||
         napi_get_value_uint32(env, argv[7], &max_pending) != napi_ok || napi_typeof(env, argv[11], &fn_type) != napi_ok ||
@@ -218,8 +211,8 @@ static napi_value conn_listen(napi_env env, napi_callback_info info)
         return throw_error(env, "ERR_TRANSPORT", "out of memory");
     }
     tserver_options options = {
-        .listen = { .host = host, .port = port, .reuse_port = reuse_port, .handshake_timeout_ms = handshake_ms,
-                    .max_handshakes = max_handshakes },
+        .listen = { .host = l.host, .port = l.port, .reuse_port = l.reuse_port,
+                    .handshake_timeout_ms = l.handshake_timeout_ms, .max_handshakes = max_handshakes },
         .idle_timeout_ms = idle_ms, .high_water = high_water, .max_pending = max_pending,
     };
     tserver_events events = {
@@ -232,7 +225,7 @@ static napi_value conn_listen(napi_env env, napi_callback_info info)
     if (rc != 0) {
         napi_async_destroy(env, h->async);
         free(h);
-        return throw_listen_error(env, rc, host, port);
+        return throw_listen_error(env, rc, l.host, l.port);
     }
     h->base.server = server;
     h->env = env;

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <openssl/err.h>
 
+#include "buffer.h"
 #include "tls_context.h"
 
 // One read buffer for all connections (the loop runs one callback at a
@@ -40,7 +40,6 @@ struct tserver {
     uint32_t slot_count, slot_cap;
     uint32_t *free_slots;
     uint32_t free_count;
-    size_t open_conns;
     int open_handles;
     bool closing;
 };
@@ -76,7 +75,7 @@ static size_t pending(const tconn *c)
 
 static void server_maybe_free(tserver *s)
 {
-    if (!s->closing || s->open_handles > 0 || s->open_conns > 0)
+    if (!s->closing || s->open_handles > 0 || s->acc.open_conns > 0)
         return;
     tserver_events ev = s->ev;
     free(s->read_buffer);
@@ -178,11 +177,9 @@ static void on_conn_handle_closed(uv_handle_t *handle)
     if (c->opened && s->ev.on_close)
         s->ev.on_close(s->ev.data, c->id, c->error);
     slot_release(s, c);
-    SSL_free(c->ssl);
-    close(c->fd);
+    acceptor_release(&s->acc, c->ssl, c->fd);
     free(c->out);
     free(c);
-    s->open_conns--;
     server_maybe_free(s);
 }
 
@@ -321,16 +318,8 @@ static int append(tconn *c, const unsigned char *const *bufs, const size_t *lens
         c->out_len -= c->out_start;
         c->out_start = 0;
     }
-    if (c->out_len + total > c->out_cap) {
-        size_t cap = c->out_cap ? c->out_cap : 4096;
-        while (cap < c->out_len + total)
-            cap *= 2;
-        unsigned char *out = realloc(c->out, cap);
-        if (!out)
-            return 0;
-        c->out = out;
-        c->out_cap = cap;
-    }
+    if (!buffer_reserve(&c->out, &c->out_cap, c->out_len + total))
+        return 0;
     for (size_t i = 0; i < n; i++) {
         memcpy(c->out + c->out_len, bufs[i], lens[i]);
         c->out_len += lens[i];
@@ -526,7 +515,6 @@ static hs_link *accept_one(void *data, int fd, SSL *ssl)
     c->fd = fd;
     c->events = -1;
     peer_of(c);
-    s->open_conns++;
     update_watch(c, false);
     return &c->hs;
 }

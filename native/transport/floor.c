@@ -5,10 +5,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <openssl/err.h>
+
+#include "buffer.h"
 
 
 // One read buffer for all connections (the loop runs one callback at a
@@ -34,7 +34,6 @@ struct floor_server {
     size_t not_found_len;
     unsigned char *read_buffer;
     conn *conns; // every open connection
-    size_t open_conns;
     int open_handles;
     bool closing;
 };
@@ -61,7 +60,7 @@ struct conn {
 
 static void server_maybe_free(floor_server *s)
 {
-    if (!s->closing || s->open_handles > 0 || s->open_conns > 0)
+    if (!s->closing || s->open_handles > 0 || s->acc.open_conns > 0)
         return;
     free(s->responses);
     free(s->read_buffer);
@@ -72,12 +71,10 @@ static void on_conn_closed(uv_handle_t *handle)
 {
     conn *c = handle->data;
     floor_server *s = c->server;
-    SSL_free(c->ssl);
-    close(c->fd);
+    acceptor_release(&s->acc, c->ssl, c->fd);
     free(c->carry);
     free(c->out);
     free(c);
-    s->open_conns--;
     server_maybe_free(s);
 }
 
@@ -155,21 +152,6 @@ static void response_for(const floor_server *s, const unsigned char *head, size_
     }
 }
 
-static int ensure_out(conn *c, size_t need)
-{
-    if (need <= c->out_cap)
-        return 1;
-    size_t cap = c->out_cap ? c->out_cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    unsigned char *out = realloc(c->out, cap);
-    if (!out)
-        return 0;
-    c->out = out;
-    c->out_cap = cap;
-    return 1;
-}
-
 // Called only while nothing is pending at the start of a read: the first
 // response is written in place, a second one moves both into out.
 static int queue_response(conn *c, const unsigned char *bytes, size_t len)
@@ -179,8 +161,8 @@ static int queue_response(conn *c, const unsigned char *bytes, size_t len)
         c->pending_len = len;
         return 1;
     }
-    bool in_out = c->pending == c->out; // before ensure_out moves out
-    if (!ensure_out(c, c->pending_len + len))
+    bool in_out = c->pending == c->out; // before buffer_reserve moves out
+    if (!buffer_reserve(&c->out, &c->out_cap, c->pending_len + len))
         return 0;
     if (!in_out)
         memcpy(c->out, c->pending, c->pending_len);
@@ -362,7 +344,6 @@ static hs_link *accept_one(void *data, int fd, SSL *ssl)
     if (s->conns)
         s->conns->prev = c;
     s->conns = c;
-    s->open_conns++;
     watch(c, UV_READABLE);
     return &c->hs;
 }
