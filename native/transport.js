@@ -47,8 +47,13 @@ function floorListen({
 
 // What onEvent(type, id, ...) reports, as native/transport/binding_conn.c numbers them:
 // OPEN (alpn or false, address, port), DATA (Buffer), END, DRAIN, FINISH, TIMEOUT,
-// CLOSE (hadError), FREED (the server and all its connections are gone; id 0).
-const EVENT = Object.freeze({ OPEN: 0, DATA: 1, END: 2, DRAIN: 3, FINISH: 4, TIMEOUT: 5, CLOSE: 6, FREED: 7 });
+// CLOSE (hadError), FREED (the server and all its connections are gone; id 0),
+// RENEGOTIATION (a TLS 1.2 client asked to renegotiate: refused, and the connection closes right
+// after; what onEvent writes on it then goes out first), HANDSHAKES (id 0; the handshakes dropped
+// since the last one, counts by reason in conn.h's order: deadline, over_cap, tls_error; the
+// most unfinished at once since; how many now: at most one per turn of the loop, after drops and
+// when the last unfinished one is done).
+const EVENT = Object.freeze({ OPEN: 0, DATA: 1, END: 2, DRAIN: 3, FINISH: 4, TIMEOUT: 5, CLOSE: 6, FREED: 7, RENEGOTIATION: 8, HANDSHAKES: 9 });
 const CONTROL = Object.freeze({ PAUSE: 0, RESUME: 1, END: 2, DESTROY: 3, IDLE: 4 });
 const U32 = 2 ** 32 - 1;
 

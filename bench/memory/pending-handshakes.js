@@ -1,6 +1,6 @@
 'use strict';
-// node bench/memory/pending-handshakes.js [--connections 4000] [--engine native|node] [--send hello|nothing]
-//   [--settle-ms 3000] [--trim] [--json]
+// node bench/memory/pending-handshakes.js [--connections 4000] [--engine native|node] [--transport node|c]
+//   [--send hello|nothing] [--settle-ms 3000] [--trim] [--json]
 // What unfinished TLS handshakes cost the server, and whether it gets the memory back: starts the
 // server (bench/memory/server-probe.js, in its own process) under `ulimit -n` 4 x connections + 64
 // (so that the handshake guard allows them all), measures it idle, opens `connections` TCP
@@ -8,7 +8,8 @@
 // flight and waits for the client's Finished; --send nothing: not even the ClientHello), measures while they are held, closes them all and
 // measures again --settle-ms later (and with --trim once more after glibc's malloc_trim(0),
 // called through gdb, which tells free memory malloc keeps from memory in use). Memory by layer as bench/memory/run.js reports it. Loopback
-// only; every count is bounded.
+// only; every count is bounded. --transport c: the native engine's TLS on the C transport, whose
+// own guard holds the handshakes (and caps them at PENDING_HANDSHAKES' memory bound).
 const net = require('node:net');
 const tls = require('node:tls');
 const { parseArgs } = require('node:util');
@@ -56,7 +57,7 @@ async function holdPending(port, hello, count) {
 
 async function main() {
   const { values } = parseArgs({ options: {
-    connections: { type: 'string', default: '4000' }, engine: { type: 'string', default: 'native' },
+    connections: { type: 'string', default: '4000' }, engine: { type: 'string', default: 'native' }, transport: { type: 'string', default: 'node' },
     send: { type: 'string', default: 'hello' }, 'settle-ms': { type: 'string', default: '3000' }, trim: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
   } });
   const count = Number(values.connections);
@@ -66,7 +67,7 @@ async function main() {
     return;
   }
   // A handshake deadline long enough for all of them to be open at once on a slow machine.
-  const serverOptions = { engine: values.engine, precompress: false, timeouts: { handshakeTimeout: 120_000 } };
+  const serverOptions = { engine: values.engine, transport: values.transport, precompress: false, timeouts: { handshakeTimeout: 120_000 } };
   const probe = { prefix: 'negotiate-pending-', files: { 'index.html': '<p>hi</p>' }, serverOptions, fdLimit: 4 * count + 64 };
   await withProbe(probe, async ({ child, port }) => {
     const hello = values.send === 'hello' ? await clientHello() : Buffer.alloc(0);
@@ -86,12 +87,12 @@ async function main() {
       trimmed = await ask(child, 'measure');
     }
     const malloc = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? null, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? null };
-    const result = { engine: values.engine, connections: count, stillOpen, openMs: Math.round(openMs), malloc, idle, held, after, trimmed };
+    const result = { engine: values.engine, transport: values.transport, connections: count, stillOpen, openMs: Math.round(openMs), malloc, idle, held, after, trimmed };
     if (values.json) {
       console.log(JSON.stringify(result, null, 1));
       return;
     }
-    console.log(`${values.engine} engine, ${count} pending handshakes (${stillOpen} still open when measured, opened in ${result.openMs} ms), ${JSON.stringify(malloc)}; MiB`);
+    console.log(`${values.engine} engine on the ${values.transport} transport, ${count} pending handshakes (${stillOpen} still open when measured, opened in ${result.openMs} ms), ${JSON.stringify(malloc)}; MiB`);
     const row = (name, m) => [name, m.before.rssMiB, m.settled.rssMiB, m.before.hwmMiB, m.settled.heapUsedMiB, m.settled.externalMiB, m.settled.threadArenasMiB];
     const rows = [row('idle', idle), row(`${count} pending`, held), row('after they closed', after)];
     if (trimmed !== null) rows.push(row('after malloc_trim', trimmed));

@@ -17,9 +17,8 @@
 static const unsigned char ALPN_HTTP11[] = "\x08http/1.1";
 
 typedef struct handle {
-    floor_server *server; // NULL once closed
+    server_handle base; // the floor_server
     napi_env env;
-    bool collected; // the JS value is gone: whoever closes the server frees this
 } handle;
 
 // A server still open when its environment goes away (a worker terminated)
@@ -27,51 +26,30 @@ typedef struct handle {
 static void on_env_cleanup(void *arg)
 {
     handle *h = arg;
-    floor_close(h->server);
-    h->server = NULL;
-    if (h->collected)
-        free(h);
+    floor_close(h->base.server);
+    server_handle_release(&h->base);
 }
 
 static void close_handle(handle *h)
 {
-    if (!h->server)
+    if (!h->base.server)
         return;
     napi_remove_env_cleanup_hook(h->env, on_env_cleanup, h);
     on_env_cleanup(h);
-}
-
-static void finalize_handle(napi_env env, void *data, void *hint)
-{
-    (void)env;
-    (void)hint;
-    handle *h = data;
-    // Dropped without close(): the server goes on serving (as a listening
-    // net.Server does) until the environment's cleanup, which frees h.
-    if (h->server)
-        h->collected = true;
-    else
-        free(h);
 }
 
 // floorListen(host, port, reusePort, handshakeTimeoutMs, cert, key,
 //             targets[], responses[], notFound) -> handle
 static napi_value floor_listen(napi_env env, napi_callback_info info)
 {
-    size_t argc = 9;
     napi_value argv[9];
-    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 9)
-        return throw_error(env, "ERR_TRANSPORT_INVALID_ARGUMENT", "floorListen takes 9 arguments");
-    char host[64];
-    size_t host_len;
-    int32_t port;
-    uint32_t timeout_ms, count, count2;
-    bool reuse_port;
+    listen_args l;
+    if (!get_listen_args(env, info, "floorListen", 9, argv, &l))
+        return NULL;
+    uint32_t count, count2;
     void *cert, *key, *not_found;
     size_t cert_len, key_len, not_found_len;
-    if (napi_get_value_string_utf8(env, argv[0], host, sizeof host, &host_len) != napi_ok ||
-        napi_get_value_int32(env, argv[1], &port) != napi_ok || napi_get_value_bool(env, argv[2], &reuse_port) != napi_ok ||
-        napi_get_value_uint32(env, argv[3], &timeout_ms) != napi_ok || !buffer_arg(env, argv[4], &cert, &cert_len) ||
+    if (!buffer_arg(env, argv[4], &cert, &cert_len) ||
         !buffer_arg(env, argv[5], &key, &key_len) || napi_get_array_length(env, argv[6], &count) != napi_ok ||
         napi_get_array_length(env, argv[7], &count2) != napi_ok || count != count2 || count > MAX_RESPONSES ||
         !buffer_arg(env, argv[8], &not_found, &not_found_len))
@@ -103,18 +81,20 @@ static napi_value floor_listen(napi_env env, napi_callback_info info)
         return throw_error(env, "ERR_TRANSPORT", "out of memory");
     }
     floor_options options = {
-        .host = host, .port = port, .reuse_port = reuse_port, .handshake_timeout_ms = timeout_ms,
+        .listen = { .host = l.host, .port = l.port, .reuse_port = l.reuse_port, .handshake_timeout_ms = l.handshake_timeout_ms },
         .responses = responses, .response_count = count, .not_found = not_found, .not_found_len = not_found_len,
     };
-    int rc = floor_open(loop, ctx, &options, &h->server);
+    floor_server *server;
+    int rc = floor_open(loop, ctx, &options, &server);
     if (rc != 0) {
         free(h);
-        return throw_listen_error(env, rc, host, port);
+        return throw_listen_error(env, rc, l.host, l.port);
     }
+    h->base.server = server;
     h->env = env;
     napi_add_env_cleanup_hook(env, on_env_cleanup, h);
     napi_value result;
-    if (napi_create_external(env, h, finalize_handle, NULL, &result) != napi_ok) {
+    if (napi_create_external(env, h, server_handle_finalize, NULL, &result) != napi_ok) {
         close_handle(h);
         free(h);
         return NULL;
@@ -142,10 +122,10 @@ static napi_value floor_port_of(napi_env env, napi_callback_info info)
     handle *h = handle_arg(env, info);
     if (!h)
         return NULL;
-    if (!h->server)
+    if (!h->base.server)
         return throw_error(env, "ERR_SERVER_NOT_RUNNING", "the server is closed");
     napi_value port;
-    napi_create_int32(env, floor_port(h->server), &port);
+    napi_create_int32(env, floor_port(h->base.server), &port);
     return port;
 }
 

@@ -13,18 +13,17 @@
 #include "tls_context.h"
 
 // Event types, as native/transport.js names them.
-enum { EV_OPEN, EV_DATA, EV_END, EV_DRAIN, EV_FINISH, EV_TIMEOUT, EV_CLOSE, EV_FREED };
+enum { EV_OPEN, EV_DATA, EV_END, EV_DRAIN, EV_FINISH, EV_TIMEOUT, EV_CLOSE, EV_FREED, EV_RENEGOTIATION, EV_HANDSHAKES };
 
 #define MAX_ALPN 64
 #define MAX_WRITE_BUFFERS 64
 
 typedef struct chandle {
-    tserver *server; // NULL once freed
+    server_handle base; // the tserver
     napi_env env;
     napi_ref on_event;
     napi_async_context async;
     bool env_gone;  // the environment is being torn down: no more JavaScript
-    bool collected; // the JS value is gone: whoever frees the server frees this
 } chandle;
 
 static void emit(chandle *h, int type, uint64_t id, size_t argc, napi_value *extra)
@@ -116,20 +115,43 @@ static void on_close(void *data, uint64_t id, bool error)
     napi_close_handle_scope(h->env, scope);
 }
 
+static void on_renegotiation(void *data, uint64_t id)
+{
+    emit(data, EV_RENEGOTIATION, id, 0, NULL);
+}
+
+// HANDSHAKES: [dropped by reason...], the most pending at once, pending now.
+static void on_handshakes(void *data, const tserver_handshakes *report)
+{
+    chandle *h = data;
+    if (h->env_gone)
+        return;
+    napi_handle_scope scope;
+    napi_open_handle_scope(h->env, &scope);
+    napi_value extra[3], count;
+    napi_create_array_with_length(h->env, TSERVER_DROP_REASONS, &extra[0]);
+    for (uint32_t i = 0; i < TSERVER_DROP_REASONS; i++) {
+        napi_create_double(h->env, (double)report->dropped[i], &count);
+        napi_set_element(h->env, extra[0], i, count);
+    }
+    napi_create_double(h->env, (double)report->peak, &extra[1]);
+    napi_create_double(h->env, (double)report->pending, &extra[2]);
+    emit(h, EV_HANDSHAKES, 0, 3, extra);
+    napi_close_handle_scope(h->env, scope);
+}
+
 static void on_env_cleanup(void *arg);
 
 static void on_freed(void *data)
 {
     chandle *h = data;
-    h->server = NULL;
     if (!h->env_gone) {
         emit(h, EV_FREED, 0, 0, NULL);
         napi_remove_env_cleanup_hook(h->env, on_env_cleanup, h);
         napi_async_destroy(h->env, h->async);
         napi_delete_reference(h->env, h->on_event);
     }
-    if (h->collected)
-        free(h);
+    server_handle_release(&h->base);
 }
 
 // A server still open when its environment goes away (a worker terminated)
@@ -139,20 +161,8 @@ static void on_env_cleanup(void *arg)
 {
     chandle *h = arg;
     h->env_gone = true;
-    if (h->server)
-        tserver_close(h->server);
-}
-
-static void finalize_handle(napi_env env, void *data, void *hint)
-{
-    (void)env;
-    (void)hint;
-    chandle *h = data;
-    // Dropped without close(): it goes on serving, as a listening net.Server does.
-    if (h->server)
-        h->collected = true;
-    else
-        free(h);
+    if (h->base.server)
+        tserver_close(h->base.server);
 }
 
 static bool tls_args(napi_env env, napi_value cert_v, napi_value key_v, napi_value alpn_v, SSL_CTX **ctx)
@@ -175,20 +185,13 @@ static bool tls_args(napi_env env, napi_value cert_v, napi_value key_v, napi_val
 //            highWater, maxPending, cert, key, alpn, onEvent) -> handle
 static napi_value conn_listen(napi_env env, napi_callback_info info)
 {
-    size_t argc = 12;
     napi_value argv[12];
-    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 12)
-        return throw_error(env, "ERR_TRANSPORT_INVALID_ARGUMENT", "connListen takes 12 arguments");
-    char host[64];
-    size_t host_len;
-    int32_t port;
-    bool reuse_port;
-    uint32_t handshake_ms, max_handshakes, idle_ms, high_water, max_pending;
+    listen_args l;
+    if (!get_listen_args(env, info, "connListen", 12, argv, &l))
+        return NULL;
+    uint32_t max_handshakes, idle_ms, high_water, max_pending;
     napi_valuetype fn_type;
-    if (napi_get_value_string_utf8(env, argv[0], host, sizeof host, &host_len) != napi_ok ||
-        napi_get_value_int32(env, argv[1], &port) != napi_ok || napi_get_value_bool(env, argv[2], &reuse_port) != napi_ok ||
-        napi_get_value_uint32(env, argv[3], &handshake_ms) != napi_ok ||
-        napi_get_value_uint32(env, argv[4], &max_handshakes) != napi_ok ||
+    if (napi_get_value_uint32(env, argv[4], &max_handshakes) != napi_ok ||
         napi_get_value_uint32(env, argv[5], &idle_ms) != napi_ok ||
         napi_get_value_uint32(env, argv[6], &high_water) != napi_ok ||
         napi_get_value_uint32(env, argv[7], &max_pending) != napi_ok || napi_typeof(env, argv[11], &fn_type) != napi_ok ||
@@ -208,26 +211,30 @@ static napi_value conn_listen(napi_env env, napi_callback_info info)
         return throw_error(env, "ERR_TRANSPORT", "out of memory");
     }
     tserver_options options = {
-        .host = host, .port = port, .reuse_port = reuse_port, .handshake_timeout_ms = handshake_ms,
-        .max_handshakes = max_handshakes, .idle_timeout_ms = idle_ms, .high_water = high_water, .max_pending = max_pending,
+        .listen = { .host = l.host, .port = l.port, .reuse_port = l.reuse_port,
+                    .handshake_timeout_ms = l.handshake_timeout_ms, .max_handshakes = max_handshakes },
+        .idle_timeout_ms = idle_ms, .high_water = high_water, .max_pending = max_pending,
     };
     tserver_events events = {
         .data = h, .on_open = on_open, .on_data = on_data, .on_end = on_end, .on_drain = on_drain,
-        .on_finish = on_finish, .on_timeout = on_timeout, .on_close = on_close, .on_freed = on_freed,
+        .on_finish = on_finish, .on_timeout = on_timeout, .on_close = on_close,
+        .on_renegotiation = on_renegotiation, .on_handshakes = on_handshakes, .on_freed = on_freed,
     };
-    int rc = tserver_open(loop, ctx, &options, &events, &h->server);
+    tserver *server;
+    int rc = tserver_open(loop, ctx, &options, &events, &server);
     if (rc != 0) {
         napi_async_destroy(env, h->async);
         free(h);
-        return throw_listen_error(env, rc, host, port);
+        return throw_listen_error(env, rc, l.host, l.port);
     }
+    h->base.server = server;
     h->env = env;
     napi_create_reference(env, argv[11], 1, &h->on_event);
     napi_add_env_cleanup_hook(env, on_env_cleanup, h);
     napi_value result;
-    if (napi_create_external(env, h, finalize_handle, NULL, &result) != napi_ok) {
-        h->collected = true;
-        tserver_close(h->server);
+    if (napi_create_external(env, h, server_handle_finalize, NULL, &result) != napi_ok) {
+        h->base.collected = true;
+        tserver_close(server);
         return NULL;
     }
     return result;
@@ -265,9 +272,9 @@ static napi_value conn_port(napi_env env, napi_callback_info info)
     chandle *h = handle_args(env, info, 1, argv, NULL);
     if (!h)
         return NULL;
-    if (!h->server)
+    if (!h->base.server)
         return throw_error(env, "ERR_SERVER_NOT_RUNNING", "the server is closed");
-    return number(env, tserver_port(h->server));
+    return number(env, tserver_port(h->base.server));
 }
 
 static napi_value conn_set_context(napi_env env, napi_callback_info info)
@@ -277,8 +284,8 @@ static napi_value conn_set_context(napi_env env, napi_callback_info info)
     SSL_CTX *ctx;
     if (!h || !tls_args(env, argv[1], argv[2], argv[3], &ctx))
         return NULL;
-    if (h->server)
-        tserver_set_context(h->server, ctx);
+    if (h->base.server)
+        tserver_set_context(h->base.server, ctx);
     else
         SSL_CTX_free(ctx);
     return NULL;
@@ -291,8 +298,8 @@ static napi_value conn_stop(napi_env env, napi_callback_info info)
     bool all;
     if (!h || napi_get_value_bool(env, argv[1], &all) != napi_ok)
         return NULL;
-    if (h->server)
-        (all ? tserver_close : tserver_stop)(h->server);
+    if (h->base.server)
+        (all ? tserver_close : tserver_stop)(h->base.server);
     return NULL;
 }
 
@@ -318,7 +325,7 @@ static napi_value conn_write(napi_env env, napi_callback_info info)
         if (!buffer_arg(env, item, (void **)&bufs[i], &lens[i]))
             return throw_error(env, "ERR_TRANSPORT_INVALID_ARGUMENT", "connWrite writes Buffers");
     }
-    return number(env, h->server ? (double)tserver_write(h->server, id, bufs, lens, n) : -1);
+    return number(env, h->base.server ? (double)tserver_write(h->base.server, id, bufs, lens, n) : -1);
 }
 
 static napi_value conn_pending(napi_env env, napi_callback_info info)
@@ -328,7 +335,7 @@ static napi_value conn_pending(napi_env env, napi_callback_info info)
     chandle *h = handle_args(env, info, 2, argv, &id);
     if (!h)
         return NULL;
-    return number(env, h->server ? (double)tserver_pending(h->server, id) : -1);
+    return number(env, h->base.server ? (double)tserver_pending(h->base.server, id) : -1);
 }
 
 // connControl(handle, id, what, value): 0 pause, 1 resume, 2 end, 3 destroy, 4 idle ms.
@@ -340,9 +347,9 @@ static napi_value conn_control(napi_env env, napi_callback_info info)
     chandle *h = handle_args(env, info, 4, argv, &id);
     if (!h || napi_get_value_uint32(env, argv[2], &what) != napi_ok || napi_get_value_uint32(env, argv[3], &value) != napi_ok)
         return NULL;
-    if (!h->server)
+    if (!h->base.server)
         return number(env, -1);
-    tserver *s = h->server;
+    tserver *s = h->base.server;
     int rc = what == 0 ? tserver_pause(s, id, true) : what == 1 ? tserver_pause(s, id, false) :
              what == 2 ? tserver_end(s, id) : what == 3 ? tserver_destroy(s, id) : tserver_set_idle(s, id, value);
     return number(env, rc);

@@ -3,16 +3,15 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <openssl/err.h>
 
-#include "acceptor.h"
+#include "buffer.h"
+#include "tls_context.h"
 
 // One read buffer for all connections (the loop runs one callback at a
 // time): what one readable event decrypts, up to this, is one on_data.
@@ -29,17 +28,18 @@ typedef struct tconn tconn;
 
 struct tserver {
     uv_loop_t *loop;
-    SSL_CTX *ctx;
     tserver_options o;
     tserver_events ev;
-    acceptor acc; // with the unfinished handshakes
+    acceptor acc; // with the unfinished handshakes and the TLS context
+    uv_timer_t report; // on_handshakes, on the loop's next turn
+    bool report_due;
+    size_t dropped[TSERVER_DROP_REASONS]; // since the last report
     unsigned char *read_buffer;
     tconn **slots;
     uint32_t *gens;
     uint32_t slot_count, slot_cap;
     uint32_t *free_slots;
     uint32_t free_count;
-    size_t open_conns;
     int open_handles;
     bool closing;
 };
@@ -57,6 +57,8 @@ struct tconn {
     bool closing, error;
     bool paused, read_ended, end_requested, write_shut, want_drain;
     bool want_write; // OpenSSL asked for a writable socket to go on reading
+    bool in_openssl; // inside OpenSSL's ClientHello callback: no reads
+    bool dropped;    // by the handshake guard, counted there
     hs_link hs; // while the handshake is not finished
     uint64_t last_active;
     unsigned idle_ms;
@@ -73,10 +75,9 @@ static size_t pending(const tconn *c)
 
 static void server_maybe_free(tserver *s)
 {
-    if (!s->closing || s->open_handles > 0 || s->open_conns > 0)
+    if (!s->closing || s->open_handles > 0 || s->acc.open_conns > 0)
         return;
     tserver_events ev = s->ev;
-    SSL_CTX_free(s->ctx);
     free(s->read_buffer);
     free(s->slots);
     free(s->gens);
@@ -137,6 +138,34 @@ static tconn *lookup(tserver *s, uint64_t id)
     return c && c->id == id && !c->closing ? c : NULL;
 }
 
+// ---- reports on the unfinished handshakes ----
+
+static void on_report(uv_timer_t *timer)
+{
+    tserver *s = timer->data;
+    s->report_due = false;
+    tserver_handshakes report = { .peak = handshakes_take_peak(&s->acc.hs), .pending = s->acc.hs.count };
+    memcpy(report.dropped, s->dropped, sizeof report.dropped);
+    memset(s->dropped, 0, sizeof s->dropped);
+    s->ev.on_handshakes(s->ev.data, &report);
+}
+
+// Batched per turn of the loop: a flood of connections costs one call into
+// the owner per turn, not one per connection.
+static void report_soon(tserver *s)
+{
+    if (s->report_due || s->closing)
+        return;
+    s->report_due = true;
+    uv_timer_start(&s->report, on_report, 0, 0);
+}
+
+static void count_drop(tserver *s, int reason)
+{
+    s->dropped[reason]++;
+    report_soon(s);
+}
+
 // ---- closing ----
 
 static void on_conn_handle_closed(uv_handle_t *handle)
@@ -148,11 +177,9 @@ static void on_conn_handle_closed(uv_handle_t *handle)
     if (c->opened && s->ev.on_close)
         s->ev.on_close(s->ev.data, c->id, c->error);
     slot_release(s, c);
-    SSL_free(c->ssl);
-    close(c->fd);
+    acceptor_release(&s->acc, c->ssl, c->fd);
     free(c->out);
     free(c);
-    s->open_conns--;
     server_maybe_free(s);
 }
 
@@ -165,6 +192,8 @@ static void conn_close(tconn *c, bool error)
         return;
     c->closing = true;
     c->error = error;
+    if (!c->opened && error && !c->dropped)
+        count_drop(c->s, TSERVER_DROP_TLS_ERROR);
     handshakes_remove(&c->s->acc.hs, &c->hs);
     ERR_clear_error();
     uv_close((uv_handle_t *)&c->poll, on_conn_handle_closed);
@@ -289,16 +318,8 @@ static int append(tconn *c, const unsigned char *const *bufs, const size_t *lens
         c->out_len -= c->out_start;
         c->out_start = 0;
     }
-    if (c->out_len + total > c->out_cap) {
-        size_t cap = c->out_cap ? c->out_cap : 4096;
-        while (cap < c->out_len + total)
-            cap *= 2;
-        unsigned char *out = realloc(c->out, cap);
-        if (!out)
-            return 0;
-        c->out = out;
-        c->out_cap = cap;
-    }
+    if (!buffer_reserve(&c->out, &c->out_cap, c->out_len + total))
+        return 0;
     for (size_t i = 0; i < n; i++) {
         memcpy(c->out + c->out_len, bufs[i], lens[i]);
         c->out_len += lens[i];
@@ -363,6 +384,8 @@ static void opened(tconn *c)
 {
     tserver *s = c->s;
     handshakes_remove(&s->acc.hs, &c->hs);
+    if (s->acc.hs.count == 0)
+        report_soon(s); // the end of a surge, maybe
     c->opened = true;
     const unsigned char *alpn;
     unsigned alpn_len;
@@ -431,11 +454,29 @@ static void on_conn_event(uv_poll_t *handle, int status, int events)
 
 // ---- the handshake guard ----
 
-static void drop_handshake(void *data, hs_link *link)
+static void drop_handshake(void *data, hs_link *link, hs_drop why)
 {
-    (void)data;
-    conn_close((tconn *)((char *)link - offsetof(tconn, hs)), false);
+    tconn *c = (tconn *)((char *)link - offsetof(tconn, hs));
+    c->dropped = true;
+    if (why != HS_CLOSING)
+        count_drop(data, why == HS_DEADLINE ? TSERVER_DROP_DEADLINE : TSERVER_DROP_OVER_CAP);
+    conn_close(c, false);
 }
+
+// ---- renegotiation ----
+
+static void renegotiation_refused(SSL *ssl)
+{
+    tconn *c = SSL_get_app_data(ssl);
+    tserver *s = c->s;
+    if (!c->opened || c->closing)
+        return;
+    c->in_openssl = true;
+    s->ev.on_renegotiation(s->ev.data, c->id);
+    c->in_openssl = false;
+}
+
+static const tls_renegotiation_hook RENEGOTIATION = { .refused = renegotiation_refused };
 
 // ---- accepting ----
 
@@ -456,40 +497,42 @@ static void peer_of(tconn *c)
     }
 }
 
-static void accept_one(void *data, int fd)
+static hs_link *accept_one(void *data, int fd, SSL *ssl)
 {
     tserver *s = data;
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     tconn *c = calloc(1, sizeof *c);
-    SSL *ssl = c ? SSL_new(s->ctx) : NULL;
-    if (!ssl || SSL_set_fd(ssl, fd) != 1 || !slot_take(s, c)) {
-        SSL_free(ssl);
+    if (!c || !slot_take(s, c)) {
         free(c);
-        close(fd);
-        ERR_clear_error();
-        return;
+        return NULL;
     }
     uv_poll_init(s->loop, &c->poll, fd);
     uv_timer_init(s->loop, &c->idle);
     c->handles = 2;
-    SSL_set_accept_state(ssl);
+    SSL_set_app_data(ssl, c);
     c->poll.data = c->idle.data = c;
     c->s = s;
     c->ssl = ssl;
     c->fd = fd;
     c->events = -1;
     peer_of(c);
-    s->open_conns++;
     update_watch(c, false);
-    handshakes_add(&s->acc.hs, &c->hs);
+    return &c->hs;
+}
+
+static void on_handle_closed(tserver *s)
+{
+    s->open_handles--;
+    server_maybe_free(s);
 }
 
 static void on_acceptor_closed(void *data)
 {
-    tserver *s = data;
-    s->open_handles--;
-    server_maybe_free(s);
+    on_handle_closed(data);
+}
+
+static void on_report_closed(uv_handle_t *handle)
+{
+    on_handle_closed(handle->data);
 }
 
 // ---- the API ----
@@ -503,23 +546,24 @@ int tserver_open(uv_loop_t *loop, SSL_CTX *ctx, const tserver_options *o, const 
         SSL_CTX_free(ctx);
         return -ENOMEM;
     }
-    int rc = acceptor_open(&s->acc, loop, &(acceptor_config){
-        .host = o->host, .port = o->port, .reuse_port = o->reuse_port, .handshake_timeout_ms = o->handshake_timeout_ms,
-        .max_handshakes = o->max_handshakes, .data = s, .on_accept = accept_one, .drop = drop_handshake, .on_closed = on_acceptor_closed,
+    tls_context_on_renegotiation(ctx, &RENEGOTIATION);
+    int rc = acceptor_open(&s->acc, loop, ctx, &(acceptor_config){
+        .o = o->listen, .data = s, .on_accept = accept_one, .drop = drop_handshake, .on_closed = on_acceptor_closed,
     });
     if (rc < 0) {
         free(read_buffer);
         free(s);
-        SSL_CTX_free(ctx);
         return rc;
     }
     s->loop = loop;
-    s->ctx = ctx;
     s->o = *o;
-    s->o.host = NULL; // the caller's
+    s->o.listen.host = NULL; // the caller's
     s->ev = *ev;
     s->read_buffer = read_buffer;
-    s->open_handles = 1; // the acceptor
+    uv_timer_init(loop, &s->report);
+    uv_unref((uv_handle_t *)&s->report);
+    s->report.data = s;
+    s->open_handles = 2; // the acceptor and the report timer
     *out = s;
     return 0;
 }
@@ -531,14 +575,8 @@ int tserver_port(const tserver *s)
 
 void tserver_set_context(tserver *s, SSL_CTX *ctx)
 {
-    // The same ticket keys, so that clients resume sessions across it.
-    unsigned char keys[80];
-    if (SSL_CTX_get_tlsext_ticket_keys(s->ctx, keys, sizeof keys) == 1)
-        SSL_CTX_set_tlsext_ticket_keys(ctx, keys, sizeof keys);
-    OPENSSL_cleanse(keys, sizeof keys);
-    ERR_clear_error();
-    SSL_CTX_free(s->ctx); // connections hold their own references
-    s->ctx = ctx;
+    tls_context_on_renegotiation(ctx, &RENEGOTIATION);
+    acceptor_set_context(&s->acc, ctx);
 }
 
 void tserver_stop(tserver *s)
@@ -547,6 +585,7 @@ void tserver_stop(tserver *s)
         return;
     s->closing = true;
     acceptor_close(&s->acc);
+    uv_close((uv_handle_t *)&s->report, on_report_closed);
 }
 
 void tserver_close(tserver *s)
@@ -589,8 +628,9 @@ int tserver_pause(tserver *s, uint64_t id, bool paused)
     if (!c)
         return -1;
     c->paused = paused;
-    // Bytes OpenSSL already decrypted raise no readable event: read them now.
-    if (!paused && SSL_has_pending(c->ssl))
+    // Bytes OpenSSL already decrypted raise no readable event: read them now
+    // (not from inside OpenSSL, where the read that called out goes on).
+    if (!paused && !c->in_openssl && SSL_has_pending(c->ssl))
         read_some(c);
     else
         update_watch(c, false);
@@ -605,7 +645,10 @@ int tserver_end(tserver *s, uint64_t id)
     if (c->end_requested)
         return 0;
     c->end_requested = true;
-    if (pending(c) > 0)
+    // Inside OpenSSL's refusal of a renegotiation the alert is still to go
+    // (a FIN before it loses what was written to the peer in the middle of
+    // its handshake), and the connection closes right after it.
+    if (pending(c) > 0 || c->in_openssl)
         return 0;
     shut_write(c);
     if (c->read_ended)

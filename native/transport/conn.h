@@ -16,11 +16,29 @@
 #include <openssl/ssl.h>
 #include <uv.h>
 
+#include "acceptor.h"
+
 typedef struct tserver tserver;
+
+// Why handshakes ended unfinished, in the order of the metrics' labels
+// (server/metrics/recorder.js HANDSHAKE_DROPS): past the deadline, past the
+// cap (the oldest), a TLS error (a failed handshake, a peer gone before the
+// end of it).
+enum { TSERVER_DROP_DEADLINE, TSERVER_DROP_OVER_CAP, TSERVER_DROP_TLS_ERROR, TSERVER_DROP_REASONS };
+
+// The unfinished handshakes since the last report: the drops by reason, the
+// most at once and how many now.
+typedef struct tserver_handshakes {
+    size_t dropped[TSERVER_DROP_REASONS];
+    size_t peak, pending;
+} tserver_handshakes;
 
 // What the transport tells its owner, each call on the loop's thread from a
 // libuv callback, never from inside a tserver_* call the owner made (the one
 // exception: tserver_pause(false) hands over what OpenSSL already holds).
+// on_renegotiation alone comes from inside OpenSSL, while it refuses the
+// ClientHello: what the owner writes then goes out before the alert, and it
+// may end or destroy the connection, which closes right after in any case.
 // id names a connection from on_open until on_close; a stale id is refused
 // by every tserver_* call.
 typedef struct tserver_events {
@@ -33,25 +51,29 @@ typedef struct tserver_events {
     void (*on_finish)(void *data, uint64_t id); // after tserver_end: all written, close_notify sent
     void (*on_timeout)(void *data, uint64_t id);  // idle: closed right after
     void (*on_close)(void *data, uint64_t id, bool error);
+    // A TLS 1.2 client asked to renegotiate (refused: RFC 9113 9.2.1 makes
+    // it a connection error on HTTP/2).
+    void (*on_renegotiation)(void *data, uint64_t id);
+    // After drops, and when the last unfinished handshake is done: at most
+    // one per turn of the loop, however many connections it saw (id-less).
+    void (*on_handshakes)(void *data, const tserver_handshakes *report);
     void (*on_freed)(void *data); // the server and all its connections are gone
 } tserver_events;
 
 typedef struct tserver_options {
-    const char *host; // an address literal
-    int port;         // 0: chosen by the system
-    bool reuse_port;
-    unsigned handshake_timeout_ms; // from arrival
-    size_t max_handshakes;         // unfinished at once; past it the oldest is dropped
+    acceptor_options listen;
     unsigned idle_timeout_ms;      // after the handshake, until tserver_set_idle; 0: none
     size_t high_water;             // pending output from which nothing is read
     size_t max_pending;            // pending output past which the connection is closed
 } tserver_options;
 
-// Takes ctx (freed with the server). Returns 0, or -errno (ctx then freed).
+// Takes ctx (freed with the server), which must come from tls_context_new.
+// Returns 0, or -errno (ctx then freed).
 int tserver_open(uv_loop_t *loop, SSL_CTX *ctx, const tserver_options *options, const tserver_events *events,
                  tserver **out);
 int tserver_port(const tserver *s);
-// New handshakes use ctx; connections keep theirs. Takes ctx.
+// New handshakes use ctx (from tls_context_new); connections keep theirs.
+// Takes ctx.
 void tserver_set_context(tserver *s, SSL_CTX *ctx);
 // Stops accepting and drops unfinished handshakes; open connections go on.
 // The server frees itself (on_freed) once the last one has closed.

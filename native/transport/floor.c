@@ -1,18 +1,15 @@
 #include "floor.h"
 
 #include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <openssl/err.h>
 
-#include "acceptor.h"
+#include "buffer.h"
+
 
 // One read buffer for all connections (the loop runs one callback at a
 // time): what a connection left unanswered is copied in front of what is
@@ -30,15 +27,13 @@ typedef struct conn conn;
 
 struct floor_server {
     uv_loop_t *loop;
-    SSL_CTX *ctx;
-    acceptor acc; // with the unfinished handshakes
+    acceptor acc; // with the unfinished handshakes and the TLS context
     floor_response *responses; // targets and bytes in one allocation
     size_t response_count;
     const unsigned char *not_found;
     size_t not_found_len;
     unsigned char *read_buffer;
     conn *conns; // every open connection
-    size_t open_conns;
     int open_handles;
     bool closing;
 };
@@ -65,9 +60,8 @@ struct conn {
 
 static void server_maybe_free(floor_server *s)
 {
-    if (!s->closing || s->open_handles > 0 || s->open_conns > 0)
+    if (!s->closing || s->open_handles > 0 || s->acc.open_conns > 0)
         return;
-    SSL_CTX_free(s->ctx);
     free(s->responses);
     free(s->read_buffer);
     free(s);
@@ -77,12 +71,10 @@ static void on_conn_closed(uv_handle_t *handle)
 {
     conn *c = handle->data;
     floor_server *s = c->server;
-    SSL_free(c->ssl);
-    close(c->fd);
+    acceptor_release(&s->acc, c->ssl, c->fd);
     free(c->carry);
     free(c->out);
     free(c);
-    s->open_conns--;
     server_maybe_free(s);
 }
 
@@ -160,21 +152,6 @@ static void response_for(const floor_server *s, const unsigned char *head, size_
     }
 }
 
-static int ensure_out(conn *c, size_t need)
-{
-    if (need <= c->out_cap)
-        return 1;
-    size_t cap = c->out_cap ? c->out_cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    unsigned char *out = realloc(c->out, cap);
-    if (!out)
-        return 0;
-    c->out = out;
-    c->out_cap = cap;
-    return 1;
-}
-
 // Called only while nothing is pending at the start of a read: the first
 // response is written in place, a second one moves both into out.
 static int queue_response(conn *c, const unsigned char *bytes, size_t len)
@@ -184,8 +161,8 @@ static int queue_response(conn *c, const unsigned char *bytes, size_t len)
         c->pending_len = len;
         return 1;
     }
-    bool in_out = c->pending == c->out; // before ensure_out moves out
-    if (!ensure_out(c, c->pending_len + len))
+    bool in_out = c->pending == c->out; // before buffer_reserve moves out
+    if (!buffer_reserve(&c->out, &c->out_cap, c->pending_len + len))
         return 0;
     if (!in_out)
         memcpy(c->out, c->pending, c->pending_len);
@@ -344,27 +321,21 @@ static void on_conn_event(uv_poll_t *handle, int status, int events)
     read_requests(c);
 }
 
-static void drop_handshake(void *data, hs_link *link)
+static void drop_handshake(void *data, hs_link *link, hs_drop why)
 {
     (void)data;
+    (void)why;
     conn_close((conn *)((char *)link - offsetof(conn, hs)));
 }
 
-static void accept_one(void *data, int fd)
+static hs_link *accept_one(void *data, int fd, SSL *ssl)
 {
     floor_server *s = data;
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     conn *c = calloc(1, sizeof *c);
-    SSL *ssl = c ? SSL_new(s->ctx) : NULL;
-    if (!ssl || SSL_set_fd(ssl, fd) != 1 || uv_poll_init(s->loop, &c->poll, fd) != 0) {
-        SSL_free(ssl);
+    if (!c || uv_poll_init(s->loop, &c->poll, fd) != 0) {
         free(c);
-        close(fd);
-        ERR_clear_error();
-        return;
+        return NULL;
     }
-    SSL_set_accept_state(ssl);
     c->poll.data = c;
     c->server = s;
     c->ssl = ssl;
@@ -373,9 +344,8 @@ static void accept_one(void *data, int fd)
     if (s->conns)
         s->conns->prev = c;
     s->conns = c;
-    s->open_conns++;
     watch(c, UV_READABLE);
-    handshakes_add(&s->acc.hs, &c->hs);
+    return &c->hs;
 }
 
 static void on_acceptor_closed(void *data)
@@ -418,19 +388,18 @@ int floor_open(uv_loop_t *loop, SSL_CTX *ctx, const floor_options *o, floor_serv
         SSL_CTX_free(ctx);
         return -ENOMEM;
     }
-    int rc = acceptor_open(&s->acc, loop, &(acceptor_config){
-        .host = o->host, .port = o->port, .reuse_port = o->reuse_port, .handshake_timeout_ms = o->handshake_timeout_ms,
-        .max_handshakes = MAX_HANDSHAKES, .data = s, .on_accept = accept_one, .drop = drop_handshake, .on_closed = on_acceptor_closed,
-    });
+    acceptor_config config = {
+        .o = o->listen, .data = s, .on_accept = accept_one, .drop = drop_handshake, .on_closed = on_acceptor_closed,
+    };
+    config.o.max_handshakes = MAX_HANDSHAKES;
+    int rc = acceptor_open(&s->acc, loop, ctx, &config);
     if (rc < 0) {
         free(read_buffer);
         free(responses);
         free(s);
-        SSL_CTX_free(ctx);
         return rc;
     }
     s->loop = loop;
-    s->ctx = ctx;
     s->responses = responses;
     s->response_count = o->response_count;
     s->not_found = (unsigned char *)(responses + o->response_count);

@@ -13,6 +13,8 @@
 #include <openssl/ssl.h>
 #include <uv.h>
 
+#include "acceptor.h"
+
 typedef struct floor_response {
     const char *target; // the request-target it answers, e.g. "/index.html"
     size_t target_len;
@@ -21,10 +23,7 @@ typedef struct floor_response {
 } floor_response;
 
 typedef struct floor_options {
-    const char *host; // an address literal
-    int port;         // 0: chosen by the system
-    bool reuse_port;
-    unsigned handshake_timeout_ms;
+    acceptor_options listen; // max_handshakes: unbounded, whatever it says
     const floor_response *responses;
     size_t response_count;
     const unsigned char *not_found; // for any other target

@@ -7,7 +7,7 @@ static void on_timer(uv_timer_t *timer)
     handshakes *q = timer->data;
     uint64_t now = uv_now(timer->loop);
     while (q->head && q->head->deadline <= now)
-        q->drop(q->data, q->head);
+        q->drop(q->data, q->head, HS_DEADLINE);
     arm(q);
 }
 
@@ -25,7 +25,7 @@ void handshakes_init(handshakes *q, uv_loop_t *loop, unsigned timeout_ms, size_t
     uv_unref((uv_handle_t *)&q->timer);
     q->timer.data = q;
     q->head = q->tail = NULL;
-    q->count = 0;
+    q->count = q->peak = 0;
     q->max = max;
     q->timeout_ms = timeout_ms;
     q->closing = false;
@@ -43,8 +43,10 @@ void handshakes_add(handshakes *q, hs_link *link)
         q->head = link;
     q->tail = link;
     q->count++;
+    if (q->count > q->peak)
+        q->peak = q->count;
     if (q->count > q->max)
-        q->drop(q->data, q->head);
+        q->drop(q->data, q->head, HS_OVER_CAP);
     if (q->head == link)
         arm(q);
 }
@@ -65,6 +67,13 @@ void handshakes_remove(handshakes *q, hs_link *link)
     q->count--;
 }
 
+size_t handshakes_take_peak(handshakes *q)
+{
+    size_t peak = q->peak;
+    q->peak = q->count;
+    return peak;
+}
+
 static void on_timer_closed(uv_handle_t *handle)
 {
     handshakes *q = handle->data;
@@ -76,6 +85,6 @@ void handshakes_close(handshakes *q, void (*on_closed)(handshakes *q))
     q->closing = true;
     q->on_closed = on_closed;
     while (q->head)
-        q->drop(q->data, q->head);
+        q->drop(q->data, q->head, HS_CLOSING);
     uv_close((uv_handle_t *)&q->timer, on_timer_closed);
 }

@@ -112,6 +112,25 @@ static int use_alpn(SSL_CTX *ctx, const unsigned char *alpn, size_t alpn_len, ch
     return 1;
 }
 
+static int refuse_renegotiation(SSL *ssl, int *alert, void *arg)
+{
+    // The client's Finished of an earlier handshake on this connection: this
+    // ClientHello asks to renegotiate (OpenSSL's own test).
+    unsigned char finished[EVP_MAX_MD_SIZE];
+    if (SSL_get_peer_finished(ssl, finished, sizeof finished) == 0)
+        return SSL_CLIENT_HELLO_SUCCESS;
+    const tls_renegotiation_hook *hook = arg;
+    if (hook && hook->refused)
+        hook->refused(ssl);
+    *alert = SSL_AD_NO_RENEGOTIATION;
+    return SSL_CLIENT_HELLO_ERROR;
+}
+
+void tls_context_on_renegotiation(SSL_CTX *ctx, const tls_renegotiation_hook *hook)
+{
+    SSL_CTX_set_client_hello_cb(ctx, refuse_renegotiation, (void *)hook);
+}
+
 SSL_CTX *tls_identity_new(const SSL_METHOD *method, const char *cert_pem, size_t cert_len, const char *key_pem,
                           size_t key_len, const unsigned char *alpn, size_t alpn_len, char *err, size_t err_size)
 {
@@ -133,11 +152,14 @@ SSL_CTX *tls_context_new(const char *cert_pem, size_t cert_len, const char *key_
     if (!ctx)
         return NULL;
     SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
-    // No renegotiation (a client could make the server redo handshakes); no
+    // No renegotiation (a client could make the server redo handshakes),
+    // refused by refuse_renegotiation rather than SSL_OP_NO_RENEGOTIATION,
+    // which answers with a warning alert at once and tells no one; no
     // compression (CRIME). Tickets stay on, as in node:tls and nginx. A peer
     // that closes TCP without close_notify ends its input like one that sends
     // it (what node:tls does): HTTP framing, not TLS, says what was complete.
-    SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION | SSL_OP_IGNORE_UNEXPECTED_EOF);
+    SSL_CTX_set_options(ctx, SSL_OP_ALLOW_CLIENT_RENEGOTIATION | SSL_OP_NO_COMPRESSION | SSL_OP_IGNORE_UNEXPECTED_EOF);
+    tls_context_on_renegotiation(ctx, NULL);
     // Partial writes let a large response go out as the socket takes it; a
     // retried write may come from a copy of the unsent bytes.
     SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);

@@ -18,4 +18,14 @@ SSL_CTX *tls_identity_new(const SSL_METHOD *method, const char *cert_pem, size_t
 SSL_CTX *tls_context_new(const char *cert_pem, size_t cert_len, const char *key_pem, size_t key_len,
                          const unsigned char *alpn, size_t alpn_len, char *err, size_t err_size);
 
+// A context of tls_context_new refuses a client's renegotiation (TLS 1.2) at
+// its ClientHello, before any work for it, with a fatal no_renegotiation
+// alert. hook->refused, when set, hears of it first, from inside OpenSSL
+// (in the read that brought the ClientHello), while the connection can still
+// write under its keys: HTTP/2 owes a GOAWAY before the close (RFC 9113 9.2.1).
+typedef struct tls_renegotiation_hook {
+    void (*refused)(SSL *ssl);
+} tls_renegotiation_hook;
+void tls_context_on_renegotiation(SSL_CTX *ctx, const tls_renegotiation_hook *hook);
+
 #endif

@@ -126,4 +126,20 @@ function guardHandshakes(server, {
   };
 }
 
-module.exports = { guardHandshakes, maxPendingHandshakes, openFileLimit };
+/**
+ * Hears the C transport's own guard (native/transport/handshakes.c) through its server's
+ * 'handshakes' reports (transport/server.js): its drops feed the same metric, and the pending
+ * count the same release after a surge, as guardHandshakes does for node:tls.
+ * @param {import('node:events').EventEmitter} server a TransportServer
+ * @param {{ metrics?: { handshakeDropped(reason: string, count: number): void }, release?: () => boolean, timers?: typeof REAL_TIMERS }} options
+ */
+function heedTransportHandshakes(server, { metrics = NO_METRICS, release = releaseFreeMemory, timers = REAL_TIMERS } = {}) {
+  const surges = releaseAfterSurge({ ...PENDING_HANDSHAKES.releaseAfter, release, timers });
+  server.on('handshakes', ({ dropped, peak, pending }) => {
+    for (const [reason, count] of Object.entries(dropped)) if (count > 0) metrics.handshakeDropped(reason, count);
+    surges.note(peak);
+    surges.note(pending);
+  });
+}
+
+module.exports = { guardHandshakes, heedTransportHandshakes, maxPendingHandshakes, openFileLimit };

@@ -3,14 +3,15 @@
 // served by server/engines/h2; the others (http/1.1, http/1.0 or no ALPN) by server/engines/h1. With tls null
 // (--no-tls), a plain TCP server whose connections server/engines/h1 serves. transport 'c' puts
 // the TLS connections on the C transport (server/engines/transport/), whose own guard bounds
-// the handshakes and whose OpenSSL context refuses renegotiation.
+// the handshakes (heard here for the metrics and the memory after a surge) and whose OpenSSL
+// context refuses renegotiation (an 'error' on the socket, as node:tls's).
 
 const net = require('node:net');
 const tls = require('node:tls');
 const { HTTP2_SETTINGS } = require('../config/limits');
 const { serveHttp1 } = require('./h1');
 const { serveHttp2 } = require('./h2');
-const { guardHandshakes, openFileLimit } = require('./handshake-guard');
+const { guardHandshakes, heedTransportHandshakes, openFileLimit } = require('./handshake-guard');
 const { IdleShedder, maxOpenConnections } = require('./idle-shedding');
 const { refuseRenegotiation } = require('./tls-renegotiation');
 // Loaded only when chosen: it loads the transport addon, which an installed package may lack.
@@ -43,6 +44,7 @@ function createNativeListener({ tls: credentials, transport = 'node', reusePort 
     shedder.opened(connections);
   });
   if (onNodeTls) guardHandshakes(server, { deadlineMs: timeouts.handshakeTimeout, log, metrics });
+  if (onC) heedTransportHandshakes(server, { metrics });
   return {
     server,
     close() { for (const connection of connections) connection.close(); },

@@ -16,9 +16,14 @@ function refuseRenegotiation(socket) {
   if (typeof socket.disableRenegotiation === 'function') socket.disableRenegotiation();
 }
 
+/** The 'error' node:tls emits at a renegotiation on a socket that disabled it: the C transport's sockets emit it too. */
+function renegotiationRefused() {
+  return Object.assign(new Error('TLS session renegotiation disabled for this socket'), { code: CODES.ERR_TLS_RENEGOTIATION_DISABLED });
+}
+
 /** Whether a socket 'error' is a client's renegotiation attempt (the connection must end). */
 function isRenegotiation(err) {
   return RENEGOTIATION_ERRORS.has(err?.code);
 }
 
-module.exports = { refuseRenegotiation, isRenegotiation };
+module.exports = { refuseRenegotiation, renegotiationRefused, isRenegotiation };

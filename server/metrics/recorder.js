@@ -134,9 +134,9 @@ class Recorder {
     socket.once('close', () => cell.value--);
   }
 
-  /** reason: one of HANDSHAKE_DROPS. */
-  handshakeDropped(reason) {
-    this.drops[reason].value++;
+  /** reason: one of HANDSHAKE_DROPS; count: how many (the C transport reports them in batches). */
+  handshakeDropped(reason, count = 1) {
+    this.drops[reason].value += count;
   }
 
   /** One HTTP/3 response's header section: its HEADERS payload and the encoder-stream octets it needed. */
@@ -153,4 +153,4 @@ class Recorder {
 const NO_METER = Object.freeze({ opened() {}, closed() {}, finished() {}, floodClosed() {} });
 const NO_METRICS = Object.freeze({ h1: NO_METER, h2: NO_METER, h3: NO_METER, connectionOpened() {}, handshakeDropped() {}, qpackEncoded() {} });
 
-module.exports = { Recorder, NO_METRICS, NO_METER, DURATION_BUCKETS };
+module.exports = { Recorder, NO_METRICS, NO_METER, DURATION_BUCKETS, HANDSHAKE_DROPS };

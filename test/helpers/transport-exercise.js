@@ -4,8 +4,9 @@
 // in JavaScript: handshakes with each ALPN, echoed bytes checked exactly, a 2 MB answer to a
 // client that reads late (partial writes, EAGAIN, drain, reads stopped and resumed), pause and
 // resume, end() with close_notify, a client gone mid-answer, a silent connection dropped at the
-// handshake deadline, more unfinished handshakes than the cap, the idle timer, a context swap,
-// and close with connections open. Prints "exercised N exchanges" and exits 0 once all is closed.
+// handshake deadline, more unfinished handshakes than the cap, the reports of those drops, a
+// TLS 1.2 renegotiation refused after a write and an end() from inside OpenSSL, the idle timer,
+// a context swap, and close with connections open. Prints "exercised N exchanges" and exits 0 once all is closed.
 
 const tls = require('node:tls');
 const net = require('node:net');
@@ -14,9 +15,9 @@ const { testCertificate } = require('./server');
 
 const BIG = Buffer.alloc(2 << 20, 'y');
 
-function tlsClient(port, ALPNProtocols) {
+function tlsClient(port, ALPNProtocols, maxVersion = undefined) {
   return new Promise((resolve, reject) => {
-    const socket = tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false, ALPNProtocols }, () => resolve(socket));
+    const socket = tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false, ALPNProtocols, maxVersion }, () => resolve(socket));
     socket.once('error', reject);
   });
 }
@@ -46,8 +47,14 @@ async function main() {
   let transport;
   let exchanges = 0;
   // Each connection echoes what it gets; "big" asks for BIG, "end" for an end(), "pause" pauses
-  // for 50 ms.
+  // for 50 ms. A renegotiation is answered "bye" and an end().
+  let dropped = 0;
   const onEvent = (type, id, a) => {
+    if (type === EVENT.RENEGOTIATION) {
+      transport.write(id, Buffer.from('bye'));
+      transport.control(id, CONTROL.END);
+    }
+    if (type === EVENT.HANDSHAKES) dropped += a.reduce((sum, n) => sum + n, 0);
     if (type === EVENT.DATA) {
       const text = a.toString('latin1');
       if (text === 'big') transport.write(id, [Buffer.from('<'), BIG, Buffer.from('>')]);
@@ -109,7 +116,15 @@ async function main() {
     s.on('error', () => {});
   })));
   await Promise.all(silent.map(closed)); // 2 over the cap at once, the rest at the deadline
+  await new Promise((r) => setTimeout(r, 50)); // the report comes on the loop's next turn
+  if (dropped !== 6) throw new Error(`${dropped} handshake drops reported, not 6`);
   exchanges++;
+
+  const renegotiating = await tlsClient(port, ['h2'], 'TLSv1.2');
+  renegotiating.on('error', () => {}); // the no_renegotiation alert
+  const bye = readAll(renegotiating);
+  renegotiating.renegotiate({ rejectUnauthorized: false }, () => {});
+  check(await bye, Buffer.from('bye'), 'renegotiation refused');
 
   transport.setContext(cert, key);
   const open = await tlsClient(port, ['http/1.1']);

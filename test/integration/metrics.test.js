@@ -14,7 +14,7 @@ const https = require('node:https');
 const net = require('node:net');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { forEachEngine, startTestServer, compressibleText, makeTempDir, spawnCli } = require('../helpers/server');
+const { forEachEngine, forEachTransport, startTestServer, compressibleText, makeTempDir, spawnCli } = require('../helpers/server');
 const { waitFor } = require('../helpers/poll');
 const { RawH2Client } = require('../helpers/h2-raw-client');
 const { TYPE, FLAG, frame } = require('../helpers/h2-frames');
@@ -102,19 +102,25 @@ forEachEngine((engine) => {
   });
 });
 
-describe('connections, handshake drops and floods (native engine)', () => {
+// On both transports of the native engine: node:tls's drops come from handshake-guard.js, the C
+// transport's from its own guard (native/transport/handshakes.c) in batched reports.
+forEachTransport((transport) => {
   let t;
   before(async () => {
-    t = await startTestServer({ engine: 'native', files: FILES, metrics: '127.0.0.1:0', timeouts: { handshakeTimeout: HANDSHAKE_DEADLINE_MS } });
+    t = await startTestServer({ engine: 'native', transport, files: FILES, metrics: '127.0.0.1:0', timeouts: { handshakeTimeout: HANDSHAKE_DEADLINE_MS } });
   });
   after(() => t.close());
 
-  test('an open HTTP/2 connection is a gauge; a silent connection is a deadline drop; a CONTINUATION flood a flood close', async () => {
+  test('an open HTTP/2 connection is a gauge; a silent connection a deadline drop, a non-TLS one a tls_error; a CONTINUATION flood a flood close', async () => {
     const session = await t.connectH2();
     assert.equal((await t.h2('/a.txt', { session })).status, 200);
     const silent = net.connect(t.port, '127.0.0.1');
     silent.on('error', () => {});
     await new Promise((resolve) => silent.once('close', resolve));
+    const plain = net.connect(t.port, '127.0.0.1', () => plain.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n'));
+    plain.on('error', () => {});
+    plain.resume();
+    await new Promise((resolve) => plain.once('close', resolve));
     const flood = await RawH2Client.connect(t.port);
     const fragment = Buffer.alloc(16384);
     flood.send(frame(TYPE.HEADERS, FLAG.END_STREAM, 1, fragment), ...Array.from({ length: 8 }, () => frame(TYPE.CONTINUATION, 0, 1, fragment)));
@@ -123,8 +129,9 @@ describe('connections, handshake drops and floods (native engine)', () => {
     await flood.closed;
     const { text } = await scrape(t.server.metricsUrl);
     const series = ['negotiate_open_connections{protocol="h2"}', 'negotiate_handshake_drops_total{reason="deadline"}',
-      'negotiate_handshake_drops_total{reason="over_cap"}', 'negotiate_flood_closes_total{protocol="h2"}'];
-    assert.deepEqual(series.map((name) => sample(text, name)), [1, 1, 0, 1]);
+      'negotiate_handshake_drops_total{reason="over_cap"}', 'negotiate_handshake_drops_total{reason="tls_error"}',
+      'negotiate_flood_closes_total{protocol="h2"}'];
+    assert.deepEqual(series.map((name) => sample(text, name)), [1, 1, 0, 1, 1]);
   });
 });
 

@@ -1,6 +1,7 @@
 'use strict';
-// Client-initiated TLS 1.2 renegotiation is refused on every engine and protocol
-// (server/engines/tls-renegotiation.js): with `openssl s_client -tls1_2` and its R command an
+// Client-initiated TLS 1.2 renegotiation is refused on every engine and protocol, and on both
+// transports of the native engine (server/engines/tls-renegotiation.js; on the C transport
+// native/transport/tls_context.c refuses it and the socket reports it as node:tls does): with `openssl s_client -tls1_2` and its R command an
 // HTTP/1.1 connection is closed and no request after it is answered, an h2 connection is closed
 // too, and a renegotiating h2 client reads GOAWAY PROTOCOL_ERROR (RFC 9113 9.2.1). A TLS 1.3
 // KeyUpdate (s_client's k) is no renegotiation: the request after it is answered.
@@ -59,10 +60,10 @@ function count(text, marker) {
 
 const HANDSHAKE_DONE = 'SSL handshake has read';
 
-forEachEngine((engine) => {
+forEachEngine((engine, transport) => {
   let t;
   test.before(async () => {
-    t = await startTestServer({ engine, files: { 'index.html': '<p>hi</p>' } });
+    t = await startTestServer({ engine, transport, files: { 'index.html': '<p>hi</p>' } });
   });
   test.after(() => t.close());
 
@@ -108,4 +109,4 @@ forEachEngine((engine) => {
     });
     assert.match(output, /HTTP\/1\.1 200 OK/);
   });
-});
+}, { transports: true });

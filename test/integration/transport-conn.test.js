@@ -1,7 +1,9 @@
 'use strict';
 // The C connection transport (native/transport.js transportListen, native/transport/conn.c) on
 // its own, below the engines: the idle timer after the handshake, a connection closed past
-// maxPending, calls on a closed connection, renegotiation refused, argument errors, and a run
+// maxPending, calls on a closed connection, renegotiation refused (with what is written at
+// RENEGOTIATION sent before the alert), the handshake guard's drops reported in batches by
+// reason, argument errors, and a run
 // under valgrind with no error or leak in the transport's code
 // (test/helpers/transport-exercise.js).
 
@@ -10,7 +12,9 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const tls = require('node:tls');
+const net = require('node:net');
 const { testCertificate, REPO_ROOT } = require('../helpers/server');
+const { waitFor } = require('../helpers/poll');
 const { toolSkipReason } = require('../helpers/tools');
 const { memcheck } = require('../helpers/memcheck');
 
@@ -20,21 +24,24 @@ const { transportListen, EVENT, CONTROL } = skip ? {} : require('../../native/tr
 
 const BASE = { alpn: ['h2', 'http/1.1'], handshakeTimeoutMs: 2000, maxHandshakes: 16, idleTimeoutMs: 0, highWater: 16384, maxPending: 1 << 20 };
 
-// A transport whose events are recorded as [type, id, ...args]; stop() closes all and waits for FREED.
+// A transport whose events are recorded as [type, id, ...args], HANDSHAKES apart as { dropped,
+// peak, pending } in reports; stop() closes all and waits for FREED.
 async function listen(options) {
   const { cert, key } = await testCertificate();
   const events = [];
+  const reports = [];
   let freed;
   const gone = new Promise((resolve) => { freed = resolve; });
   const transport = transportListen({
     ...BASE, cert, key, ...options,
     onEvent: (type, id, ...args) => {
-      events.push([type, id, ...args]);
+      if (type === EVENT.HANDSHAKES) reports.push({ dropped: args[0], peak: args[1], pending: args[2] });
+      else events.push([type, id, ...args]);
       options.onEvent?.(transport, type, id, ...args);
       if (type === EVENT.FREED) freed();
     },
   });
-  return { transport, events, stop: () => { transport.stop(true); return gone; } };
+  return { transport, events, reports, stop: () => { transport.stop(true); return gone; } };
 }
 
 function connect(port) {
@@ -87,17 +94,55 @@ test('a write past maxPending closes the connection; calls on a closed id answer
   }
 });
 
-test('a TLS 1.2 client asking to renegotiate is refused with no_renegotiation', { skip }, async () => {
-  const { transport, stop } = await listen({});
+test('a TLS 1.2 client asking to renegotiate: RENEGOTIATION, what it writes arrives, then a fatal no_renegotiation', { skip }, async () => {
+  const { transport, events, stop } = await listen({
+    onEvent: (t, type, id) => {
+      if (type !== EVENT.RENEGOTIATION) return;
+      assert.equal(t.write(id, Buffer.from('goodbye')), 0);
+      assert.equal(t.control(id, CONTROL.END), 0, 'the FIN waits for the alert');
+    },
+  });
   try {
     const socket = await new Promise((resolve, reject) => {
       const s = tls.connect({ port: transport.port, host: '127.0.0.1', rejectUnauthorized: false, maxVersion: 'TLSv1.2' }, () => resolve(s));
       s.once('error', reject);
     });
+    let received = '';
+    socket.on('data', (chunk) => { received += chunk; });
     const error = new Promise((resolve) => socket.once('error', resolve));
     assert.equal(socket.renegotiate({}, () => {}), true);
-    assert.equal((await error).code, 'ERR_SSL_NO_RENEGOTIATION');
+    assert.equal((await error).code, 'ERR_SSL_TLSV1_ALERT_NO_RENEGOTIATION');
     await closed(socket);
+    assert.equal(received, 'goodbye');
+    await waitFor(() => events.some(([type]) => type === EVENT.CLOSE));
+    assert.deepEqual(events.map(([type]) => type), [EVENT.OPEN, EVENT.RENEGOTIATION, EVENT.CLOSE]);
+    assert.equal(events.find(([type]) => type === EVENT.CLOSE)[2], true, 'closed as an error');
+  } finally {
+    await stop();
+  }
+});
+
+// Three silent connections past a cap of 2 (the oldest dropped at once, the others at the
+// deadline), then one that sends no TLS: every drop counted once, by reason, in reports that
+// come per turn of the loop, not per drop.
+test('handshake drops: HANDSHAKES reports counts by reason, the most pending at once, and none left', { skip }, async () => {
+  const { transport, reports, stop } = await listen({ handshakeTimeoutMs: 300, maxHandshakes: 2 });
+  const open = (bytes) => new Promise((resolve) => {
+    const socket = net.connect(transport.port, '127.0.0.1', () => { if (bytes) socket.write(bytes); });
+    socket.on('error', () => {});
+    socket.resume();
+    socket.once('close', resolve);
+  });
+  const totals = () => reports.reduce((sum, r) => sum.map((n, i) => n + r.dropped[i]), [0, 0, 0]);
+  try {
+    await Promise.all([open(), open(), open()]);
+    await waitFor(() => totals()[0] === 2, { what: () => `two deadline drops in ${JSON.stringify(reports)}` });
+    await open('GET / HTTP/1.1\r\n\r\n');
+    await waitFor(() => totals()[2] === 1, { what: () => `a TLS error in ${JSON.stringify(reports)}` });
+    assert.deepEqual(totals(), [2, 1, 1]); // deadline, over_cap, tls_error
+    assert.equal(Math.max(...reports.map((r) => r.peak)), 3);
+    assert.equal(reports.at(-1).pending, 0);
+    assert.ok(reports.length <= 4, `${reports.length} reports`);
   } finally {
     await stop();
   }

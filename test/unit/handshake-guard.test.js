@@ -1,10 +1,11 @@
 'use strict';
-// server/engines/handshake-guard.js against a fake listener, fake sockets and a fake clock.
+// server/engines/handshake-guard.js against a fake listener, fake sockets and a fake clock; its
+// ear for the C transport's guard against fake 'handshakes' reports.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { EventEmitter } = require('node:events');
-const { guardHandshakes, maxPendingHandshakes, openFileLimit } = require('../../server/engines/handshake-guard');
+const { guardHandshakes, heedTransportHandshakes, maxPendingHandshakes, openFileLimit } = require('../../server/engines/handshake-guard');
 
 class FakeSocket extends EventEmitter {
   constructor(port) {
@@ -145,5 +146,29 @@ test('memory is given back once, a second after a surge of 64 unfinished handsha
     assert.equal(released, 0, `${surge}: not before the delay`);
     timers.advanceTo(1100);
     assert.equal(released, expected, `surge of ${surge}`);
+  }
+});
+
+// The C transport reports per turn of its loop: drops by reason, the most pending since the last
+// report, and how many now. A surge is its peak, even when it rose and fell between two reports.
+test('C transport reports: drops counted by reason; memory given back a second after a surge of 64 ends, not 63', () => {
+  for (const [peak, expected] of [[64, 1], [63, 0]]) {
+    const server = new EventEmitter();
+    const timers = fakeTimers();
+    const drops = [];
+    let released = 0;
+    heedTransportHandshakes(server, {
+      metrics: { handshakeDropped: (reason, count) => drops.push([reason, count]) },
+      release: () => { released++; return true; },
+      timers,
+    });
+    server.emit('handshakes', { dropped: { deadline: 2, over_cap: 0, tls_error: 1 }, peak: 10, pending: 8 });
+    assert.deepEqual(drops, [['deadline', 2], ['tls_error', 1]]);
+    server.emit('handshakes', { dropped: { deadline: 0, over_cap: 5, tls_error: 0 }, peak, pending: 0 });
+    assert.deepEqual(drops.at(-1), ['over_cap', 5]);
+    timers.advanceTo(999);
+    assert.equal(released, 0, `${peak}: not before the delay`);
+    timers.advanceTo(1000);
+    assert.equal(released, expected, `surge of ${peak}`);
   }
 });

@@ -4,7 +4,8 @@
 // close(cb), setSecureContext({ cert, key }), and 'connection' then 'secureConnection' with a
 // TransportSocket once a handshake is done ('connection' comes after the handshake here: C owns
 // the connections before it, and its handshake guard bounds them). 'close' follows close() once
-// every connection is gone.
+// every connection is gone. 'handshakes' ({ dropped: { reason: count }, peak, pending }) reports
+// C's handshake guard (handshake-guard.js heedTransportHandshakes hears it).
 
 const dns = require('node:dns');
 const { EventEmitter } = require('node:events');
@@ -12,6 +13,7 @@ const { isIP } = require('node:net');
 const { transportListen, EVENT } = require('../../../native/transport');
 const { TransportSocket } = require('./socket');
 const { maxPendingHandshakes, openFileLimit } = require('../handshake-guard');
+const { HANDSHAKE_DROPS } = require('../../metrics/recorder');
 const { TRANSPORT } = require('../../config/limits');
 
 class TransportServer extends EventEmitter {
@@ -96,6 +98,11 @@ class TransportServer extends EventEmitter {
       this.emit('secureConnection', socket);
       return;
     }
+    if (type === EVENT.HANDSHAKES) {
+      const dropped = Object.fromEntries(HANDSHAKE_DROPS.map((reason, i) => [reason, a[i]]));
+      this.emit('handshakes', { dropped, peak: b, pending: c });
+      return;
+    }
     if (type === EVENT.FREED) {
       this.#transport = null;
       this.emit('close');
@@ -109,6 +116,7 @@ class TransportServer extends EventEmitter {
       case EVENT.DRAIN: socket.onDrain(); break;
       case EVENT.FINISH: socket.onFinish(); break;
       case EVENT.TIMEOUT: socket.onTimeout(); break;
+      case EVENT.RENEGOTIATION: socket.onRenegotiation(); break;
       case EVENT.CLOSE:
         this.#sockets.delete(id);
         socket.onClose(a);

@@ -1,8 +1,8 @@
 'use strict';
 // One connection of the C transport (native/transport.js) as the part of a node:tls socket that
 // the native engines use (h1/connection.js, h2/connection.js, h2/output.js, h2/frame-writer.js):
-// 'data', 'end', 'drain', 'finish', 'timeout', 'close' ('error' never: a reset is a 'close'
-// with hadError), write (a Buffer or a string), cork/uncork (the corked writes go to C as one
+// 'data', 'end', 'drain', 'finish', 'timeout', 'close' (a reset is a 'close' with hadError),
+// 'error' only for a refused renegotiation, as node:tls emits it (tls-renegotiation.js), write (a Buffer or a string), cork/uncork (the corked writes go to C as one
 // array, gathered into one TLS write), end([cb]), destroy(), pause/resume, setTimeout(ms[, cb])
 // (the idle timer is C's; it closes the connection after 'timeout'), the writable* state,
 // alpnProtocol and the peer's address. Bytes written are queued in C, which sends them as the
@@ -10,6 +10,7 @@
 
 const { EventEmitter } = require('node:events');
 const { CONTROL } = require('../../../native/transport');
+const { renegotiationRefused } = require('../tls-renegotiation');
 
 const MAX_BUFFERS_PER_WRITE = 64;
 
@@ -169,6 +170,12 @@ class TransportSocket extends EventEmitter {
     this.emit('finish');
   }
   onTimeout() { this.emit('timeout'); }
+  // From inside C's read of the ClientHello: a listener may write (the GOAWAY of RFC 9113 9.2.1),
+  // end or destroy; C closes the connection right after whatever it does, so without a listener
+  // there is nothing to throw for.
+  onRenegotiation() {
+    if (this.listenerCount('error') > 0) this.emit('error', renegotiationRefused());
+  }
   onClose(hadError) {
     this.destroyed = true;
     this.emit('close', hadError);
