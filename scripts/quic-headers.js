@@ -40,6 +40,12 @@ function quicInclude(nodeDir, root = cacheRoot()) {
   return candidates.find((dir) => dir && declaresQuic(dir)) ?? null;
 }
 
-if (require.main === module) process.stdout.write(quicInclude(process.argv[2]) ?? '');
+// binding.gyp drops NODEDIR's include/node from the quic target (the OpenSSL 3.0 headers of a Node
+// 20 must not shadow 3.5's) by an exclusion that matches its path as written: the folder is
+// printed as `DIR/.`, so that where it is NODEDIR's own the exclusion leaves it in.
+if (require.main === module) {
+  const include = quicInclude(process.argv[2]);
+  process.stdout.write(include === null ? '' : `${include}/.`);
+}
 
 module.exports = { quicInclude, declaresQuic };
