@@ -28,6 +28,9 @@ const { isIP } = require('node:net');
 const ADDON = path.join(__dirname, '..', 'build', 'Release', 'quic.node');
 const DEFAULTS = Object.freeze({
   idleTimeoutMs: 30_000, handshakeTimeoutMs: 10_000, maxConnections: 4096, streamHighWater: 65_536,
+  // Retry before a connection: proof of the client's address against spoofed floods, at a round
+  // trip per connection.
+  validateAddress: true,
 });
 const H3_NO_ERROR = 0x100;
 const MIN_OPENSSL = [3, 5];
@@ -293,12 +296,14 @@ function listen(options) {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw invalid(`port must be 0-65535, got ${port}`);
   if (onconnection !== undefined && typeof onconnection !== 'function') throw invalid('onconnection must be a function');
   const highWater = count(options, 'streamHighWater', 1);
+  const validateAddress = options.validateAddress ?? DEFAULTS.validateAddress;
+  if (typeof validateAddress !== 'boolean') throw invalid('validateAddress must be a boolean');
   const wire = alpnWire(alpn);
   let listener = null;
   let handle;
   try {
     handle = addon.listen(host, port, pem(cert, 'cert'), pem(key, 'key'), wire, count(options, 'idleTimeoutMs', 1),
-      count(options, 'handshakeTimeoutMs', 1), count(options, 'maxConnections', 1), highWater,
+      count(options, 'handshakeTimeoutMs', 1), count(options, 'maxConnections', 1), highWater, validateAddress,
       (events) => listener._onEvents(events));
   } catch (err) {
     if (err.code === 'ERR_QUIC_TLS') throw coded(Error, 'ERR_QUIC_INVALID_ARGUMENT', err.message);

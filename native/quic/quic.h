@@ -78,6 +78,7 @@ typedef struct qserver_options {
     const char *host;
     int port;
     uint32_t idle_timeout_ms, handshake_timeout_ms, max_connections, high_water;
+    bool validate_address; // Retry first: a round trip more per connection
 } qserver_options;
 
 struct qserver {

@@ -229,7 +229,7 @@ static SSL *new_listener(qserver *s)
 {
     SSL_CTX_set_cert_cb(s->ctx, pick_certificate, s);
     SSL_CTX_set_mode(s->ctx, SSL_MODE_ENABLE_PARTIAL_WRITE);
-    SSL *listener = SSL_new_listener(s->ctx, 0);
+    SSL *listener = SSL_new_listener(s->ctx, s->options.validate_address ? 0 : SSL_LISTENER_FLAG_NO_VALIDATE);
     BIO *bio = listener ? BIO_new_dgram(s->fd, BIO_NOCLOSE) : NULL;
     if (!bio) {
         SSL_free(listener);

@@ -57,7 +57,7 @@ async function main() {
   const closes = [];
   const conns = [];
   const listener = quic.listen({
-    host: '127.0.0.1', port: 0, cert: first.cert, key: first.key, alpn: ['h3'], handshakeTimeoutMs: 3000, idleTimeoutMs: 8000,
+    host: '127.0.0.1', port: 0, cert: first.cert, key: first.key, alpn: ['h3'], handshakeTimeoutMs: 3000,
     maxConnections: 2, streamHighWater: 16_384,
     onconnection: (conn) => { conns.push(conn); serve(conn, closes); },
   });
@@ -89,8 +89,16 @@ async function main() {
   check(result.close?.code === 0x10b && result.close.reason === 'bye', 'our close', result.close);
 
   await run({ streams: [{ send: 'x' }], close: { code: 0x0a, frame_type: 0, reason: 'bad' } });
-  result = await run({ linger: 10, timeout: 1 });
+  // A listener of its own, so that a slow exchange elsewhere is not taken for an idle one.
+  const idler = quic.listen({
+    host: '127.0.0.1', port: 0, cert: first.cert, key: first.key, alpn: ['h3'], idleTimeoutMs: 1000,
+    onconnection: (conn) => serve(conn, closes),
+  });
+  const idlerClosed = new Promise((resolve) => { idler.onclose = resolve; });
+  result = await rawClient(idler.port, first.caFile, { linger: 4, timeout: 1 }, TIMEOUT_MS);
   check(result.close?.code === 0x100 && result.close.reason === 'idle timeout', 'our idle timeout', result.close);
+  idler.close();
+  await idlerClosed;
 
   // A handshake left unfinished holds one of the two slots until its deadline; with the other
   // held by an open connection, a third connection is refused.

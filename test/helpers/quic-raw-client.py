@@ -11,7 +11,8 @@ PLAN: {"streams": [{"send": "text", "repeat": 1, "fin": true, "reset": code, "st
        streams are answered (a frame_type makes it a transport error), "stall": true to stop after
        the server's first flight (the handshake never completes; nothing is printed but {})}
 Prints one JSON line: per stream its bytes' length and sha256, whether FIN came, a RESET_STREAM
-code; and the connection's close (error_code, reason_phrase) when the server closed it.
+code; the connection's close (error_code, reason_phrase) when the server closed it; whether
+the server asked for a Retry.
 """
 import asyncio
 import hashlib
@@ -109,7 +110,8 @@ async def main(host, port, cafile, plan):
             client.transmit()
         streams = {str(s): {"length": e["length"], "sha256": e["hash"].hexdigest(), "fin": e["fin"], "reset": e["reset"]}
                    for s, e in client.got.items()}
-        result = {"streams": streams, "ids": ids, "close": client.closed.result() if client.closed.done() else None}
+        result = {"streams": streams, "ids": ids, "close": client.closed.result() if client.closed.done() else None,
+                  "retry": client._quic._retry_count > 0}
     print(json.dumps(result), flush=True)
 
 
