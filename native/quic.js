@@ -14,13 +14,14 @@
 // what it holds unacknowledged is under streamHighWater, so write() returning false bounds a
 // stream at about streamHighWater plus one write whatever the peer does; OpenSSL's own limits
 // bound what a peer can send (100 streams, 512 KiB a stream, 768 KiB a connection); connections
-// past maxConnections are refused, and one whose handshake is not done by handshakeTimeoutMs
-// after OpenSSL hands it over is dropped.
+// past maxConnections are refused, one whose handshake is not done by handshakeTimeoutMs
+// after OpenSSL hands it over is dropped, and one without stream activity for idleTimeoutMs is
+// closed (our timer: OpenSSL keeps a live peer's connection open with PINGs).
 //
 // What OpenSSL 3.5.8 does not do: 0-RTT, connection migration, GSO, connection IDs other than 8
 // bytes, choosing its flow-control limits, a server connection's peer address (remoteAddress ''),
-// an idle timeout other than its 30 s default (idleTimeoutMs is checked, not applied), or sending
-// STOP_SENDING with a code of ours (stopSending(code) stops delivery at once; OpenSSL sends
+// advertising an idle timeout other than its 30 s default, or sending STOP_SENDING with a code of
+// ours (stopSending(code) stops delivery at once; OpenSSL sends
 // STOP_SENDING with code 0 when the stream is released).
 const path = require('node:path');
 const { isIP } = require('node:net');
