@@ -14,13 +14,14 @@
 // what it holds unacknowledged is under streamHighWater, so write() returning false bounds a
 // stream at about streamHighWater plus one write whatever the peer does; OpenSSL's own limits
 // bound what a peer can send (100 streams, 512 KiB a stream, 768 KiB a connection); connections
-// past maxConnections are refused, and one whose handshake is not done by handshakeTimeoutMs
-// after OpenSSL hands it over is dropped.
+// past maxConnections are refused, one whose handshake is not done by handshakeTimeoutMs
+// after OpenSSL hands it over is dropped, and one without stream activity for idleTimeoutMs is
+// closed (our timer: OpenSSL keeps a live peer's connection open with PINGs).
 //
 // What OpenSSL 3.5.8 does not do: 0-RTT, connection migration, GSO, connection IDs other than 8
 // bytes, choosing its flow-control limits, a server connection's peer address (remoteAddress ''),
-// an idle timeout other than its 30 s default (idleTimeoutMs is checked, not applied), or sending
-// STOP_SENDING with a code of ours (stopSending(code) stops delivery at once; OpenSSL sends
+// advertising an idle timeout other than its 30 s default, or sending STOP_SENDING with a code of
+// ours (stopSending(code) stops delivery at once; OpenSSL sends
 // STOP_SENDING with code 0 when the stream is released).
 const path = require('node:path');
 const { isIP } = require('node:net');
@@ -28,6 +29,9 @@ const { isIP } = require('node:net');
 const ADDON = path.join(__dirname, '..', 'build', 'Release', 'quic.node');
 const DEFAULTS = Object.freeze({
   idleTimeoutMs: 30_000, handshakeTimeoutMs: 10_000, maxConnections: 4096, streamHighWater: 65_536,
+  // Retry before a connection: proof of the client's address against spoofed floods, at a round
+  // trip per connection.
+  validateAddress: true,
 });
 const H3_NO_ERROR = 0x100;
 const MIN_OPENSSL = [3, 5];
@@ -293,12 +297,14 @@ function listen(options) {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw invalid(`port must be 0-65535, got ${port}`);
   if (onconnection !== undefined && typeof onconnection !== 'function') throw invalid('onconnection must be a function');
   const highWater = count(options, 'streamHighWater', 1);
+  const validateAddress = options.validateAddress ?? DEFAULTS.validateAddress;
+  if (typeof validateAddress !== 'boolean') throw invalid('validateAddress must be a boolean');
   const wire = alpnWire(alpn);
   let listener = null;
   let handle;
   try {
     handle = addon.listen(host, port, pem(cert, 'cert'), pem(key, 'key'), wire, count(options, 'idleTimeoutMs', 1),
-      count(options, 'handshakeTimeoutMs', 1), count(options, 'maxConnections', 1), highWater,
+      count(options, 'handshakeTimeoutMs', 1), count(options, 'maxConnections', 1), highWater, validateAddress,
       (events) => listener._onEvents(events));
   } catch (err) {
     if (err.code === 'ERR_QUIC_TLS') throw coded(Error, 'ERR_QUIC_INVALID_ARGUMENT', err.message);

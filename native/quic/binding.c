@@ -178,22 +178,25 @@ static napi_value number(napi_env env, double value)
     return result;
 }
 
-// listen(host, port, cert, key, alpn, idleTimeoutMs, handshakeTimeoutMs, maxConnections, highWater, onEvents)
+// listen(host, port, cert, key, alpn, idleTimeoutMs, handshakeTimeoutMs, maxConnections, highWater, validateAddress,
+//        onEvents)
 static napi_value quic_listen(napi_env env, napi_callback_info info)
 {
-    size_t argc = 10;
-    napi_value argv[10];
+    size_t argc = 11;
+    napi_value argv[11];
     char host[64];
     size_t host_len;
     int32_t port;
     uint32_t idle_ms, handshake_ms, max_conns, high_water;
+    bool validate;
     napi_valuetype fn_type;
-    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 10 ||
+    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 11 ||
         napi_get_value_string_utf8(env, argv[0], host, sizeof host, &host_len) != napi_ok ||
         napi_get_value_int32(env, argv[1], &port) != napi_ok || napi_get_value_uint32(env, argv[5], &idle_ms) != napi_ok ||
         napi_get_value_uint32(env, argv[6], &handshake_ms) != napi_ok ||
         napi_get_value_uint32(env, argv[7], &max_conns) != napi_ok || max_conns == 0 ||
-        napi_get_value_uint32(env, argv[8], &high_water) != napi_ok || napi_typeof(env, argv[9], &fn_type) != napi_ok ||
+        napi_get_value_uint32(env, argv[8], &high_water) != napi_ok ||
+        napi_get_value_bool(env, argv[9], &validate) != napi_ok || napi_typeof(env, argv[10], &fn_type) != napi_ok ||
         fn_type != napi_function)
         return throw_error(env, "ERR_QUIC_INVALID_ARGUMENT", "listen: bad argument types");
     SSL_CTX *ctx;
@@ -212,7 +215,7 @@ static napi_value quic_listen(napi_env env, napi_callback_info info)
     h->env = env;
     qserver_options options = {
         .host = host, .port = port, .idle_timeout_ms = idle_ms, .handshake_timeout_ms = handshake_ms,
-        .max_connections = max_conns, .high_water = high_water,
+        .max_connections = max_conns, .high_water = high_water, .validate_address = validate,
     };
     qevents events = { .data = h, .event = on_event, .flush = on_flush, .freed = on_freed };
     int rc = qserver_open(loop, ctx, &options, &events, &h->server);
@@ -223,7 +226,7 @@ static napi_value quic_listen(napi_env env, napi_callback_info info)
             return throw_error(env, "ERR_QUIC", "OpenSSL could not start the QUIC listener");
         return throw_listen_error(env, rc, host, port);
     }
-    napi_create_reference(env, argv[9], 1, &h->on_events);
+    napi_create_reference(env, argv[10], 1, &h->on_events);
     napi_add_env_cleanup_hook(env, on_env_cleanup, h);
     napi_value result;
     if (napi_create_external(env, h, finalize_handle, NULL, &result) != napi_ok) {
@@ -270,19 +273,29 @@ static qconn *conn_arg(napi_env env, qhandle *h, napi_value *argv, bool *bad)
     return h->server ? qserver_conn(h->server, (uint32_t)slot, id) : NULL;
 }
 
-// The stream argv[3] of the connection of argv[1], argv[2], or NULL once gone.
-static qstream *stream_arg(napi_env env, qhandle *h, napi_value *argv, qconn **c, bool *bad)
+// A call on the connection of argv[1], argv[2] (`want` arguments): *c, NULL once it is gone;
+// false when an error was thrown.
+static bool conn_call(napi_env env, napi_callback_info info, size_t want, napi_value *argv, qconn **c)
+{
+    bool bad = true;
+    qhandle *h = handle_arg(env, info, want, argv);
+    *c = h ? conn_arg(env, h, argv, &bad) : NULL;
+    return !bad;
+}
+
+// A call on the stream argv[3] of that connection: *st, NULL once it is gone.
+static bool stream_call(napi_env env, napi_callback_info info, size_t want, napi_value *argv, qconn **c, qstream **st)
 {
     uint64_t sid;
-    *c = conn_arg(env, h, argv, bad);
-    if (*bad)
-        return NULL;
+    *st = NULL;
+    if (!conn_call(env, info, want, argv, c))
+        return false;
     if (!u64_arg(env, argv[3], &sid)) {
-        *bad = true;
         throw_error(env, "ERR_QUIC_INVALID_ARGUMENT", "expected a stream id");
-        return NULL;
+        return false;
     }
-    return *c ? qconn_stream(*c, sid) : NULL;
+    *st = *c ? qconn_stream(*c, sid) : NULL;
+    return true;
 }
 
 static napi_value listener_port(napi_env env, napi_callback_info info)
@@ -323,13 +336,11 @@ static napi_value listener_stop(napi_env env, napi_callback_info info)
 static napi_value conn_close(napi_env env, napi_callback_info info)
 {
     napi_value argv[5];
-    qhandle *h = handle_arg(env, info, 5, argv);
-    bool bad;
-    qconn *c = h ? conn_arg(env, h, argv, &bad) : NULL;
+    qconn *c;
     uint64_t code;
     char reason[MAX_REASON];
     size_t len;
-    if (!c)
+    if (!conn_call(env, info, 5, argv, &c) || !c)
         return NULL;
     if (!u64_arg(env, argv[3], &code) || napi_get_value_string_utf8(env, argv[4], reason, sizeof reason, &len) != napi_ok)
         return throw_error(env, "ERR_QUIC_INVALID_ARGUMENT", "connClose: a code and a reason");
@@ -341,10 +352,8 @@ static napi_value conn_close(napi_env env, napi_callback_info info)
 static napi_value conn_open_uni(napi_env env, napi_callback_info info)
 {
     napi_value argv[3];
-    qhandle *h = handle_arg(env, info, 3, argv);
-    bool bad;
-    qconn *c = h ? conn_arg(env, h, argv, &bad) : NULL;
-    if (!h || bad)
+    qconn *c;
+    if (!conn_call(env, info, 3, argv, &c))
         return NULL;
     return number(env, c ? (double)qconn_open_uni(c) : -2);
 }
@@ -352,10 +361,8 @@ static napi_value conn_open_uni(napi_env env, napi_callback_info info)
 static napi_value conn_stream_count(napi_env env, napi_callback_info info)
 {
     napi_value argv[3];
-    qhandle *h = handle_arg(env, info, 3, argv);
-    bool bad;
-    qconn *c = h ? conn_arg(env, h, argv, &bad) : NULL;
-    if (!h || bad)
+    qconn *c;
+    if (!conn_call(env, info, 3, argv, &c))
         return NULL;
     return number(env, c ? (double)c->nstreams : 0);
 }
@@ -364,13 +371,12 @@ static napi_value conn_stream_count(napi_env env, napi_callback_info info)
 static napi_value stream_write(napi_env env, napi_callback_info info)
 {
     napi_value argv[6];
-    qhandle *h = handle_arg(env, info, 6, argv);
-    bool bad, fin;
+    bool fin;
     qconn *c;
-    qstream *st = h ? stream_arg(env, h, argv, &c, &bad) : NULL;
+    qstream *st;
     void *data;
     size_t len;
-    if (!h || bad)
+    if (!stream_call(env, info, 6, argv, &c, &st))
         return NULL;
     if (!buffer_arg(env, argv[4], &data, &len) || napi_get_value_bool(env, argv[5], &fin) != napi_ok)
         return throw_error(env, "ERR_QUIC_INVALID_ARGUMENT", "streamWrite writes a Buffer");
@@ -383,11 +389,9 @@ static napi_value stream_write(napi_env env, napi_callback_info info)
 static napi_value stream_writable(napi_env env, napi_callback_info info)
 {
     napi_value argv[4];
-    qhandle *h = handle_arg(env, info, 4, argv);
-    bool bad;
     qconn *c;
-    qstream *st = h ? stream_arg(env, h, argv, &c, &bad) : NULL;
-    if (!h || bad)
+    qstream *st;
+    if (!stream_call(env, info, 4, argv, &c, &st))
         return NULL;
     return number(env, st ? (double)qstream_writable(st) : -1);
 }
@@ -396,12 +400,11 @@ static napi_value stream_writable(napi_env env, napi_callback_info info)
 static napi_value stream_abort(napi_env env, napi_callback_info info)
 {
     napi_value argv[6];
-    qhandle *h = handle_arg(env, info, 6, argv);
-    bool bad, stop;
+    bool stop;
     qconn *c;
-    qstream *st = h ? stream_arg(env, h, argv, &c, &bad) : NULL;
+    qstream *st;
     uint64_t code;
-    if (!h || bad)
+    if (!stream_call(env, info, 6, argv, &c, &st))
         return NULL;
     if (!u64_arg(env, argv[4], &code) || napi_get_value_bool(env, argv[5], &stop) != napi_ok)
         return throw_error(env, "ERR_QUIC_INVALID_ARGUMENT", "streamAbort: a code");

@@ -106,6 +106,7 @@ static bool handshake(qconn *c)
     c->alpn_len = alpn_len < sizeof c->alpn ? alpn_len : 0;
     memcpy(c->alpn, alpn, c->alpn_len);
     c->ready = true;
+    c->last_active = qserver_now(c->server);
     qserver_emit(c->server, &(qevent){ .type = QEV_CONNECTION, .conn = c });
     return true;
 }
@@ -122,7 +123,7 @@ static bool closed(qconn *c)
     qserver_emit(c->server, &(qevent){
         .type = QEV_CLOSE, .conn = c, .code = info.error_code, .bytes = (const unsigned char *)info.reason,
         .len = info.reason ? info.reason_len : 0, .by_peer = !(info.flags & SSL_CONN_CLOSE_FLAG_LOCAL),
-        .transport = (info.flags & SSL_CONN_CLOSE_FLAG_TRANSPORT) != 0 });
+        .transport = c->idled || (info.flags & SSL_CONN_CLOSE_FLAG_TRANSPORT) != 0 });
     for (size_t i = 0; i < c->nstreams; i++)
         qstream_free(c->streams[i]);
     c->nstreams = 0;
@@ -163,6 +164,11 @@ bool qconn_serve(qconn *c)
     if (closed(c))
         return true;
     bool news = accept_streams(c);
+    uint64_t now = qserver_now(c->server);
+    if (!c->idled && now >= qconn_deadline(c)) {
+        c->idled = true;
+        qconn_close(c, 0x100, "idle timeout", false); // H3_NO_ERROR
+    }
     for (size_t i = 0; i < c->nstreams;) {
         bool done;
         news |= qstream_serve(c, c->streams[i], &done);
@@ -173,5 +179,14 @@ bool qconn_serve(qconn *c)
             i++;
         }
     }
+    if (news)
+        c->last_active = now;
     return news;
+}
+
+uint64_t qconn_deadline(const qconn *c)
+{
+    if (!c->ready)
+        return c->handshake_deadline;
+    return c->idled ? UINT64_MAX : c->last_active + c->server->options.idle_timeout_ms;
 }

@@ -61,6 +61,10 @@ struct qconn {
     uint64_t id;
     uint64_t handshake_deadline; // uv_now ms
     bool ready;                  // handshake done, JavaScript knows it
+    // OpenSSL keeps a live peer's connection open past any idle timeout (it sends PINGs at half
+    // of it), so idleTimeoutMs is ours: no stream opened, read or written for that long.
+    uint64_t last_active; // uv_now ms
+    bool idled;           // closed for that: its close is reported as a transport one
     qstream **streams;
     size_t nstreams, cap;
     // OpenSSL 3.5 has no call for a server connection's peer address: empty, 0.
@@ -74,6 +78,7 @@ typedef struct qserver_options {
     const char *host;
     int port;
     uint32_t idle_timeout_ms, handshake_timeout_ms, max_connections, high_water;
+    bool validate_address; // Retry first: a round trip more per connection
 } qserver_options;
 
 struct qserver {
@@ -85,6 +90,9 @@ struct qserver {
     SSL_CTX *ctx, *next_ctx; // next_ctx: setSecureContext's, for handshakes from now on
     qconn **slots;
     uint32_t nconns;
+    // Refused connections until their CONNECTION_CLOSE is out (OpenSSL drops it with the object).
+    SSL *refused[16];
+    uint32_t nrefused;
     qserver_options options;
     qevents events;
     bool in_pump, again, closing, destroying, torn_down;
@@ -112,6 +120,7 @@ qconn *qconn_new(qserver *s, SSL *ssl, uint32_t slot);
 // caller frees it.
 bool qconn_serve(qconn *c);
 bool qconn_gone(const qconn *c);
+uint64_t qconn_deadline(const qconn *c); // uv_now ms of its handshake deadline or idle timeout
 void qconn_free(qconn *c);
 qstream *qconn_stream(qconn *c, uint64_t id);
 // The new stream's id, or -1 when the peer's limit allows none now.

@@ -78,6 +78,8 @@ static void tear_down(qserver *s)
         if (s->slots[i])
             drop_conn(s, s->slots[i]);
     free(s->slots);
+    while (s->nrefused > 0)
+        SSL_free(s->refused[--s->nrefused]);
     SSL_free(s->listener);
     SSL_CTX_free(s->ctx);
     SSL_CTX_free(s->next_ctx);
@@ -87,14 +89,39 @@ static void tear_down(qserver *s)
     uv_close((uv_handle_t *)&s->timer, on_handle_closed);
 }
 
-static void refuse(SSL *ssl)
+// True once the refused connection's CONNECTION_CLOSE is out (H3_EXCESSIVE_LOAD).
+static bool refusal_done(SSL *ssl)
 {
-    SSL_SHUTDOWN_EX_ARGS args = { .quic_error_code = 0x107, .quic_reason = "too many connections" }; // H3_EXCESSIVE_LOAD
-    if (SSL_shutdown_ex(ssl, SSL_SHUTDOWN_FLAG_NO_BLOCK | SSL_SHUTDOWN_FLAG_RAPID, &args, sizeof args) < 0)
-        ERR_clear_error();
-    SSL_free(ssl);
+    SSL_SHUTDOWN_EX_ARGS args = { .quic_error_code = 0x107, .quic_reason = "too many connections" };
+    int rc = SSL_shutdown_ex(ssl, SSL_SHUTDOWN_FLAG_NO_BLOCK | SSL_SHUTDOWN_FLAG_RAPID, &args, sizeof args);
+    ERR_clear_error();
+    return rc != 0;
 }
 
+// Past as many refusals at once as refused[] holds, a connection goes silently.
+static void refuse(qserver *s, SSL *ssl)
+{
+    if (refusal_done(ssl) || s->nrefused == sizeof s->refused / sizeof s->refused[0])
+        SSL_free(ssl);
+    else
+        s->refused[s->nrefused++] = ssl;
+}
+
+static void serve_refused(qserver *s)
+{
+    for (uint32_t i = 0; i < s->nrefused;) {
+        if (refusal_done(s->refused[i])) {
+            SSL_free(s->refused[i]);
+            s->refused[i] = s->refused[--s->nrefused];
+        } else {
+            i++;
+        }
+    }
+}
+
+// Connections past maxConnections, or after close(), are refused here, once OpenSSL hands them
+// over: OpenSSL 3.5.8 deadlocks when its pending-connection callback refuses one (it frees the
+// connection with its own lock held).
 static void accept_connections(qserver *s)
 {
     SSL *ssl;
@@ -104,7 +131,7 @@ static void accept_connections(qserver *s)
             slot++;
         qconn *c = s->closing || slot == s->options.max_connections ? NULL : qconn_new(s, ssl, slot);
         if (!c) {
-            refuse(ssl);
+            refuse(s, ssl);
             continue;
         }
         s->slots[slot] = c;
@@ -127,7 +154,7 @@ static bool serve_all(qserver *s)
     return news;
 }
 
-// The next wake-up: OpenSSL's next deadline or the nearest handshake deadline.
+// The next wake-up: OpenSSL's next deadline or the nearest handshake deadline or idle timeout.
 static void arm_timer(qserver *s)
 {
     struct timeval tv;
@@ -138,8 +165,9 @@ static void arm_timer(qserver *s)
     ERR_clear_error();
     for (uint32_t i = 0; i < s->options.max_connections; i++) {
         qconn *c = s->slots[i];
-        if (c && !c->ready && c->handshake_deadline - now < ms)
-            ms = c->handshake_deadline > now ? c->handshake_deadline - now : 0;
+        uint64_t deadline = c ? qconn_deadline(c) : UINT64_MAX;
+        if (deadline != UINT64_MAX && (deadline > now ? deadline - now : 0) < ms)
+            ms = deadline > now ? deadline - now : 0;
     }
     if (ms == UINT64_MAX)
         uv_timer_stop(&s->timer);
@@ -157,6 +185,7 @@ static void pump(qserver *s)
         s->again = false;
         if (!SSL_handle_events(s->listener))
             ERR_clear_error();
+        serve_refused(s);
         accept_connections(s);
         if (serve_all(s))
             s->again = true;
@@ -196,30 +225,18 @@ void qserver_set_context(qserver *s, SSL_CTX *ctx)
     s->next_ctx = ctx;
 }
 
-// A connection OpenSSL is about to take on: refused past maxConnections or
-// once close() was called. (OpenSSL holds its lock here: no SSL_set_value_*
-// on it, which would deadlock; the connection's settings come at accept.)
-static int on_new_connection(SSL_CTX *ctx, SSL *ssl, void *arg)
-{
-    (void)ctx;
-    (void)ssl;
-    qserver *s = arg;
-    return !s->closing && s->nconns < s->options.max_connections;
-}
-
 static SSL *new_listener(qserver *s)
 {
     SSL_CTX_set_cert_cb(s->ctx, pick_certificate, s);
-    SSL_CTX_set_new_pending_conn_cb(s->ctx, on_new_connection, s);
     SSL_CTX_set_mode(s->ctx, SSL_MODE_ENABLE_PARTIAL_WRITE);
-    SSL *listener = SSL_new_listener(s->ctx, 0);
+    SSL *listener = SSL_new_listener(s->ctx, s->options.validate_address ? 0 : SSL_LISTENER_FLAG_NO_VALIDATE);
     BIO *bio = listener ? BIO_new_dgram(s->fd, BIO_NOCLOSE) : NULL;
     if (!bio) {
         SSL_free(listener);
         return NULL;
     }
     SSL_set_bio(listener, bio, bio);
-    // The event handling mode is per connection (on_new_connection): a listener has none.
+    // The event handling mode is per connection (qconn_new): a listener has none.
     if (!SSL_set_blocking_mode(listener, 0) || !SSL_listen(listener)) {
         SSL_free(listener);
         return NULL;

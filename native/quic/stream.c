@@ -165,6 +165,7 @@ int64_t qstream_write(qconn *c, qstream *st, const void *data, size_t len, bool 
     if (!queue_push(&st->out, data, len))
         return -2;
     st->fin_queued = fin;
+    c->last_active = qserver_now(c->server);
     flush(c, st);
     int64_t queued = qstream_writable(st);
     if ((uint64_t)queued >= c->server->options.high_water)

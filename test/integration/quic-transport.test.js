@@ -10,46 +10,30 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { execFile, execFileSync } = require('node:child_process');
-const { makeCa, makeLeaf } = require('../../server/tls/x509');
+const { execFileSync } = require('node:child_process');
 const { REPO_ROOT } = require('../helpers/server');
+const { toolSkipReason } = require('../helpers/tools');
+const { memcheck } = require('../helpers/memcheck');
+const { aioquicMissing, makeIdentities, rawClient } = require('../helpers/quic-peer');
 const quic = require('../../native/quic');
 
-const CLIENT = path.join(REPO_ROOT, 'test', 'helpers', 'quic-raw-client.py');
 const support = quic.support();
-const aioquic = (() => {
-  try {
-    execFileSync('python3', ['-c', 'import aioquic'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const skip = !support.ok ? `QUIC unsupported here: ${support.reason}` : !aioquic ? 'python3 aioquic is not installed (bash scripts/system-deps.sh install)' : false;
+const skip = !support.ok ? `QUIC unsupported here: ${support.reason}` : aioquicMissing();
 
 const sha256 = (buf) => crypto.createHash('sha256').update(buf).digest('hex');
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let pki;
 async function certificates() {
   if (!pki) {
-    const ca = await makeCa('negotiate-h2 quic test CA');
-    const leaf = await makeLeaf(ca);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quic-ca-'));
-    const caFile = path.join(dir, 'ca.pem');
-    fs.writeFileSync(caFile, ca.cert);
-    pki = { cert: Buffer.from(leaf.cert), key: Buffer.from(leaf.key), caFile, dir };
+    const { dir, identities } = await makeIdentities(2);
+    pki = { ...identities[0], other: identities[1], dir };
   }
   return pki;
 }
 
-function client(port, plan) {
-  return new Promise((resolve, reject) => {
-    execFile('python3', [CLIENT, '127.0.0.1', String(port), pki.caFile, JSON.stringify(plan)], { timeout: 30_000 },
-      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))));
-  });
-}
+const client = (port, plan, caFile = pki.caFile) => rawClient(port, caFile, plan);
 
 // A listener whose onconnection is `serve(conn)`; stop() destroys it and waits for onclose.
 async function serve(serveConnection, options = {}) {
@@ -85,6 +69,7 @@ test('quic transport', { skip }, async (t) => {
     const streams = Array.from({ length: 40 }, (_, i) => ({ send: `stream ${i} `, repeat: i + 1 }));
     const result = await client(listener.port, { streams });
     await stop();
+    assert.equal(result.retry, true, 'address validation (Retry) is on by default');
     assert.equal(seen.length, 1);
     assert.equal(seen[0].alpn, 'h3');
     // OpenSSL 3.5 gives no peer address for a server connection (docs/transport.md).
@@ -215,6 +200,60 @@ test('quic transport', { skip }, async (t) => {
     assert.deepEqual(result.streams['3'], { length: 7, sha256: sha256(Buffer.from('control')), fin: true, reset: null });
   });
 
+  await t.test('setSecureContext: connections from then on get the new certificate', async () => {
+    const { listener, stop } = await serve(onRequest((bytes, stream) => stream.write(bytes, true)));
+    const before = await client(listener.port, { streams: [{ send: 'old' }] });
+    listener.setSecureContext({ cert: pki.other.cert, key: pki.other.key });
+    const after = await client(listener.port, { streams: [{ send: 'new' }] }, pki.other.caFile);
+    await assert.rejects(client(listener.port, { streams: [{ send: 'stale' }] }), /certificate verify failed|unable to get local issuer/i);
+    await stop();
+    assert.equal(before.streams['0'].length, 3);
+    assert.deepEqual(after.streams['0'], { length: 3, sha256: sha256(Buffer.from('new')), fin: true, reset: null });
+  });
+
+  await t.test('past maxConnections a connection is refused; an unfinished handshake goes at its deadline', async () => {
+    const conns = [];
+    const { listener, stop } = await serve((conn) => {
+      conns.push(conn);
+      onRequest((bytes, stream) => stream.write(bytes, true))(conn);
+    }, { maxConnections: 1, handshakeTimeoutMs: 1000 });
+    // The handshake never finishes: it holds the only slot until its deadline, unseen.
+    await client(listener.port, { stall: true });
+    const refused = await client(listener.port, { streams: [{ send: 'refused' }], timeout: 0.5 });
+    await sleep(1200);
+    const served = await client(listener.port, { streams: [{ send: 'served' }] });
+    await stop();
+    assert.deepEqual(refused.streams, {});
+    assert.equal(conns.length, 1);
+    assert.equal(served.streams['0'].length, 6);
+  });
+
+  await t.test('onclose says transport: true for our idle timeout and for the peer\'s transport error', async () => {
+    const closes = [];
+    const { listener, stop } = await serve((conn) => {
+      conn.onclose = (info) => closes.push(info);
+      onRequest((bytes, stream) => stream.write(bytes, true))(conn);
+    }, { idleTimeoutMs: 500 });
+    const idle = await client(listener.port, { streams: [{ send: 'x' }], linger: 1.5 });
+    await client(listener.port, { streams: [{ send: 'y' }], close: { code: 0x0a, frame_type: 0, reason: 'bad' } });
+    await sleep(200);
+    await stop();
+    assert.deepEqual(idle.close, { code: 0x100, reason: 'idle timeout' });
+    assert.deepEqual(closes, [
+      { code: 0x100, reason: 'idle timeout', byPeer: false, transport: true },
+      { code: 0x0a, reason: 'bad', byPeer: true, transport: true },
+    ]);
+  });
+
+  await t.test('validateAddress: false answers without a Retry', async () => {
+    const { listener, stop } = await serve(onRequest((bytes, stream) => stream.write(bytes, true)), { validateAddress: false });
+    const result = await client(listener.port, { streams: [{ send: 'direct' }] });
+    await stop();
+    assert.equal(result.retry, false);
+    assert.equal(result.streams['0'].length, 6);
+    assert.throws(() => quic.listen({ host: '127.0.0.1', cert: pki.cert, key: pki.key, alpn: ['h3'], validateAddress: 1 }), { code: 'ERR_QUIC_INVALID_ARGUMENT' });
+  });
+
   await t.test('bad options and a bad certificate or key are errors, not crashes', async () => {
     const { cert, key } = await certificates();
     const base = { host: '127.0.0.1', port: 0, cert, key, alpn: ['h3'] };
@@ -230,6 +269,15 @@ test('quic transport', { skip }, async (t) => {
     dual.destroy();
     await stop();
   });
+});
+
+test('valgrind: no memory error or leak in the QUIC transport over handshakes, streams, resets, timeouts and close', {
+  skip: skip || toolSkipReason('valgrind', 'valgrind'), timeout: 600_000,
+}, async () => {
+  const { code, stdout, reports } = await memcheck(path.join(REPO_ROOT, 'test', 'helpers', 'quic-exercise.js'), { addon: 'quic.node', timeoutMs: 580_000 });
+  assert.equal(code, 0);
+  assert.match(stdout, /^exercised \d+ exchanges\n$/);
+  assert.deepEqual(reports, [], 'valgrind reports that involve the QUIC transport');
 });
 
 test('support() on Node without OpenSSL 3.5 gives one line and listen() throws ERR_QUIC_UNSUPPORTED', () => {
