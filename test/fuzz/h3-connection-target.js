@@ -98,7 +98,20 @@ async function runInput(input) {
   connection.once('close', () => { closed = true; });
   const uni = [];
   const requests = [];
-  for (const { slot, action, read, turn, bytes } of parseRecords(input)) {
+  // Every request the client ended is answered or refused, or the connection is closed.
+  const answered = () => conn.closed !== null
+    || requests.every((s) => s === undefined || !s.peerFin || s.fin || s.resetCode !== null || s.dead);
+  // The client reads what comes until then (one whose section waits for QPACK inserts that
+  // never come waits for ever: ANSWER_MS bounds that).
+  const awaitAnswers = async () => {
+    const deadline = performance.now() + ANSWER_MS;
+    while (!answered() && performance.now() < deadline) {
+      readAll(conn);
+      await tick();
+    }
+  };
+  for (const { slot, action, read, turn, wait, bytes } of parseRecords(input)) {
+    if (wait) await awaitAnswers();
     if (turn) await tick();
     if (read) readAll(conn);
     if (conn.closed !== null) break;
@@ -113,15 +126,7 @@ async function runInput(input) {
     else if (!stream.peerFin) stream.push(bytes, action === ACTION.FIN);
   }
 
-  // The client reads what comes until every request it ended is answered or refused (one whose
-  // section waits for QPACK inserts that never come waits for ever: ANSWER_MS bounds that).
-  const answered = () => conn.closed !== null
-    || requests.every((s) => s === undefined || !s.peerFin || s.fin || s.resetCode !== null || s.dead);
-  const deadline = performance.now() + ANSWER_MS;
-  while (!answered() && performance.now() < deadline) {
-    readAll(conn);
-    await tick();
-  }
+  await awaitAnswers();
   const problem = checkOutput(conn);
   if (problem !== null) return problem;
   connection.close();

@@ -144,6 +144,7 @@ const RECORD_MUTATIONS = [
   function setAction(random, rs) { random.pick(rs).action = random.below(4); },
   function toggleRead(random, rs) { const r = random.pick(rs); r.read = !r.read; },
   function toggleTurn(random, rs) { const r = random.pick(rs); r.turn = !r.turn; },
+  function toggleWait(random, rs) { const r = random.pick(rs); r.wait = !r.wait; },
   function dropRecord(random, rs) { rs.splice(random.below(rs.length), 1); },
   function duplicateRecord(random, rs) {
     const i = random.below(rs.length);

@@ -22,7 +22,8 @@ const JS_TARGETS = {
     targetModule: path.join(__dirname, 'h3-connection-target.js'),
     mutatorModule: path.join(__dirname, 'h3-mutator.js'),
     covered: path.join(REPO_ROOT, 'server', 'engines', 'h3'),
-    // Valid exchanges built by h3-seeds.js, and the inputs fuzzing once failed on.
+    // aioquic's streams (h3-capture-seeds.js), valid exchanges built by h3-seeds.js, and the
+    // inputs fuzzing once failed on.
     seedDirs: [path.join(REPO_ROOT, 'test', 'fixtures', 'h3-streams'), path.join(REPO_ROOT, 'test', 'fixtures', 'h3-fuzz-regressions')],
     regressionDir: path.join(REPO_ROOT, 'test', 'fixtures', 'h3-fuzz-regressions'),
   },

@@ -2,7 +2,8 @@
 // The HTTP/3 engine (server/engines/h3) under coverage-guided fuzzing for a bounded time, over
 // the in-memory QUIC of test/helpers/fake-quic.js and the real core: inputs are a client's
 // streams (format: test/fuzz/h3-input.js), seeded with the valid exchanges of
-// test/fixtures/h3-streams (test/fuzz/h3-seeds.js), mutated by test/fuzz/h3-mutator.js.
+// test/fixtures/h3-streams (aioquic captured by test/fuzz/h3-capture-seeds.js, and
+// test/fuzz/h3-seeds.js), mutated by test/fuzz/h3-mutator.js.
 // The fuzzer itself is checked by h2-fuzz.test.js (a planted bug it must find).
 // Longer runs: npm run fuzz -- --target h3-connection --seconds 300.
 
@@ -13,7 +14,7 @@ const path = require('node:path');
 const { JS_TARGETS } = require('../fuzz/targets');
 const { shortRun } = require('../fuzz/short-run');
 
-const SECONDS = 15;
+const SECONDS = 20;
 const target = JS_TARGETS['h3-connection'];
 
 test('the seeds and the inputs fuzzing once failed on pass the HTTP/3 engine\'s checks', async () => {
