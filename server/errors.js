@@ -69,6 +69,9 @@ const SERVER_ERRORS = {
   ERR_LIFECYCLE: [Error], // which lifecycle, event and state (engines/lifecycle.js): a bug of ours
   ERR_OUT_OF_RANGE: [RangeError],
   ERR_SEND_TIMEOUT: [Error, ({ ms }) => `no progress for ${ms} ms`],
+  // node:tls's own error for a renegotiation on a socket that disabled it, made by the C transport
+  // for the same event (engines/tls-renegotiation.js), so the engines tell both apart alike.
+  ERR_TLS_RENEGOTIATION_DISABLED: [Error, 'TLS session renegotiation disabled for this socket'],
   ERR_UNKNOWN_CODING: [TypeError, ({ coding }) => `unknown content coding '${coding}'`],
   ERR_ZSTD_TRUNCATED: [Error, 'zstd input ends inside a frame'],
   ERR_ZSTD_WORKER: [Error, ({ cause }) => `zstd worker failed: ${cause.message}`],
@@ -83,7 +86,6 @@ const LABELS = ['ERR_ZSTD'];
 const NODE_CODES = [
   'ERR_HTTP_REQUEST_TIMEOUT', // http's 'clientError': no complete request head in requestTimeout
   'ERR_TLS_HANDSHAKE_TIMEOUT', // tls's 'tlsClientError': past handshakeTimeout
-  'ERR_TLS_RENEGOTIATION_DISABLED', // a renegotiation on a socket that disabled it
   'ERR_TLS_SESSION_ATTACK', // renegotiations past Node's limit
 ];
 

@@ -106,6 +106,24 @@ function qpackStory(tableSize, cases) {
   return qpackSeed(QPACK_CONFIG[tableSize], records);
 }
 
+// The encoder-stream bytes our QPACK encoder writes for a story's sections (at most
+// MAX_SEED_BYTES), acknowledged after every section.
+function qpackEncoderStream(tableSize, cases) {
+  const { QpackEncoder } = require('../qpack');
+  const enc = new QpackEncoder({ maxTableCapacity: tableSize, maxBlockedStreams: 100 });
+  const parts = [];
+  let size = 0;
+  for (const [i, c] of cases.entries()) {
+    const fields = headerPairs(c).map(([n, v]) => [n, Buffer.from(v).toString('latin1')]);
+    const { encoderStream } = enc.encode(4 * (i + 1), fields);
+    if (size + encoderStream.length > MAX_SEED_BYTES) break;
+    parts.push(encoderStream);
+    size += encoderStream.length;
+    enc.assumeAcknowledged();
+  }
+  return Buffer.concat(parts);
+}
+
 // A QPACK round-trip seed (fuzz_qpack_roundtrip.c): per section, encode it,
 // deliver the encoder stream, the section and the acknowledgments.
 const QPACK_ROUNDTRIP_MAX_FIELDS = 16;
@@ -215,6 +233,15 @@ function seedsFor(target, stories) {
         qpackSeed(QPACK_CONFIG[256], RFC9204_EXAMPLES.map(([kind, h]) => [kind, hex(h)])),
         ...stories.filter((s) => s.encoder === 'raw-data').flatMap((s) => [qpackStory(4096, s.cases), qpackStory(256, s.cases)]),
       ];
+    case 'qpack_encoder_stream': {
+      // Config 0 (table 4096) or 1 (256); the stream whole, and cut in three.
+      const streams = [
+        Buffer.concat(RFC9204_EXAMPLES.filter(([kind]) => kind === QPACK_ENCODER_STREAM).map(([, h]) => hex(h))),
+        ...stories.filter((s) => s.encoder === 'raw-data').map((s) => qpackEncoderStream(4096, s.cases)),
+      ];
+      return streams.flatMap((stream) => [0, 1].flatMap((config) =>
+        [Buffer.concat([Buffer.from([config, 0]), stream]), Buffer.concat([Buffer.from([config, 2, 85, 170]), stream])]));
+    }
     case 'qpack_roundtrip':
       // Config: table 4096 or 256, 100 or 1 blocked streams, Huffman.
       return stories.filter((s) => s.encoder === 'raw-data').flatMap((s) =>

@@ -8,7 +8,7 @@ const fs = require('node:fs/promises');
 const path = require('node:path');
 
 const FUZZ_DIR = __dirname;
-const TARGETS = ['decoder', 'huffman', 'roundtrip', 'qpack_decoder', 'qpack_roundtrip'];
+const TARGETS = ['decoder', 'huffman', 'roundtrip', 'qpack_decoder', 'qpack_roundtrip', 'qpack_encoder_stream'];
 // Git-ignored (native/fuzz/build/), and outside any temporary corpus, so a
 // crash found by `npm test` can still be replayed after the test cleans up.
 const CRASH_DIR = path.join(FUZZ_DIR, 'build', 'crashes');

@@ -5,7 +5,7 @@
 // Node's own limit (3 in 10 minutes, ERR_TLS_SESSION_ATTACK) only emits an 'error' and leaves
 // the socket open. TLS 1.3 has no renegotiation; its KeyUpdate is not a handshake and passes.
 
-const { CODES } = require('../errors');
+const { CODES, ERR_TLS_RENEGOTIATION_DISABLED } = require('../errors');
 
 // Node emits one of these on the socket at a renegotiation attempt (the first: disabled; the
 // second only where renegotiation was allowed and passed Node's limit).
@@ -18,7 +18,7 @@ function refuseRenegotiation(socket) {
 
 /** The 'error' node:tls emits at a renegotiation on a socket that disabled it: the C transport's sockets emit it too. */
 function renegotiationRefused() {
-  return Object.assign(new Error('TLS session renegotiation disabled for this socket'), { code: CODES.ERR_TLS_RENEGOTIATION_DISABLED });
+  return ERR_TLS_RENEGOTIATION_DISABLED();
 }
 
 /** Whether a socket 'error' is a client's renegotiation attempt (the connection must end). */

@@ -193,4 +193,4 @@ function mutate(random, input, other) {
   return out.length > MAX_INPUT_BYTES ? out.subarray(0, MAX_INPUT_BYTES) : out;
 }
 
-module.exports = { mutate, splitFrames, MAX_INPUT_BYTES };
+module.exports = { mutate, splitFrames, BYTE_MUTATIONS, MAX_INPUT_BYTES };

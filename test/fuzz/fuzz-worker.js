@@ -8,9 +8,10 @@ const path = require('node:path');
 const { workerData, parentPort } = require('node:worker_threads');
 const { CoverageTracker } = require('./coverage');
 const { createRandom } = require('./random');
-const { mutate, MAX_INPUT_BYTES } = require('./frame-mutator');
+const { MAX_INPUT_BYTES } = require('./frame-mutator');
 
-const { targetModule, covered, seeds, deadline, maxExecs, randomSeed, shared } = workerData;
+const { targetModule, mutatorModule, covered, seeds, deadline, maxExecs, randomSeed, shared } = workerData;
+const { mutate } = require(mutatorModule);
 // shared: Int32 [0] input length, [1] executions so far; bytes from offset 8.
 const header = new Int32Array(shared, 0, 2);
 const current = new Uint8Array(shared, 8, MAX_INPUT_BYTES);
@@ -71,6 +72,7 @@ async function main() {
     }
   }
   coverage.stop();
+  await target.close?.();
   parentPort.postMessage({ type: 'done', corpus: corpus.length, features: coverage.features, slowestMs: Math.round(slowestMs) });
 }
 

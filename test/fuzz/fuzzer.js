@@ -5,7 +5,8 @@
 // error, a failed property, a hang (no execution finishing for HANG_MS) or running out of heap
 // into a crash report with the input that caused it, saved for replay.
 //
-// A target module exports runInput(buffer) -> Promise<null | string (what went wrong)>.
+// A target module exports runInput(buffer) -> Promise<null | string (what went wrong)>, and
+// optionally close() (the worker's end: what the target set up for all its inputs goes).
 
 const crypto = require('node:crypto');
 const fs = require('node:fs/promises');
@@ -14,6 +15,7 @@ const { Worker } = require('node:worker_threads');
 const { MAX_INPUT_BYTES } = require('./frame-mutator');
 
 const HANG_MS = 10_000;
+const DEFAULT_MUTATOR = path.join(__dirname, 'frame-mutator.js');
 const HEAP_LIMIT_MB = 512;
 
 const sha1 = (buf) => crypto.createHash('sha1').update(buf).digest('hex');
@@ -35,19 +37,20 @@ async function readInputs(dirs) {
 }
 
 // Runs `targetModule` for `seconds`, guided by the coverage of `covered` (a file or a
-// directory), seeded with the files of seedDirs and corpusDir, stopping after maxExecs runs if
+// directory), its inputs made by `mutatorModule` (exports mutate(random, input, other)),
+// seeded with the files of seedDirs and corpusDir, stopping after maxExecs runs if
 // that comes first; new
 // inputs are written to corpusDir (named by their SHA-1) if given, a failing one to crashDir.
 // Resolves { execs, features, corpus, newInputs, slowestMs (the slowest input's run time),
 // failure: null | { kind, message, file } }.
-async function fuzz({ targetModule, covered, seconds, maxExecs = Infinity, seedDirs = [], corpusDir = null, crashDir, randomSeed = Date.now() }) {
+async function fuzz({ targetModule, mutatorModule = DEFAULT_MUTATOR, covered, seconds, maxExecs = Infinity, seedDirs = [], corpusDir = null, crashDir, randomSeed = Date.now() }) {
   const seeds = await readInputs(corpusDir ? [...seedDirs, corpusDir] : seedDirs);
   if (corpusDir) await fs.mkdir(corpusDir, { recursive: true });
   const shared = new SharedArrayBuffer(8 + MAX_INPUT_BYTES);
   const header = new Int32Array(shared, 0, 2);
   const currentInput = () => Buffer.from(new Uint8Array(shared, 8, Atomics.load(header, 0)));
   const worker = new Worker(path.join(__dirname, 'fuzz-worker.js'), {
-    workerData: { targetModule, covered, seeds, deadline: Date.now() + seconds * 1000, maxExecs, randomSeed, shared },
+    workerData: { targetModule, mutatorModule, covered, seeds, deadline: Date.now() + seconds * 1000, maxExecs, randomSeed, shared },
     resourceLimits: { maxOldGenerationSizeMb: HEAP_LIMIT_MB },
     stdout: true,
     stderr: true,

@@ -154,11 +154,12 @@ class FakeConnection {
     stream.onclose?.();
   }
 
-  // A bidirectional stream is over once both sides are done.
+  // A bidirectional stream is over once both sides are done. Its close comes as an event of
+  // a later turn, as the real transport's do, never inside the engine's write() or reset().
   checkDone(stream) {
     if (!stream.bidi || stream.dead) return;
     const ours = stream.fin || stream.resetCode !== null;
-    if (ours && stream.peerFin) this.kill(stream);
+    if (ours && stream.peerFin) setImmediate(() => this.kill(stream));
   }
 }
 
@@ -248,9 +249,31 @@ class FakeClient {
   }
 }
 
+// A QPACK prefixed integer (RFC 9204 4.1.1): `bits` of the first octet, after the flag bits in
+// `first`; as an array of octets.
+function qpackInt(first, bits, n) {
+  const max = (1 << bits) - 1;
+  if (n < max) return [first | n];
+  const out = [first | max];
+  for (n -= max; n >= 128; n = Math.floor(n / 128)) out.push((n % 128) | 128);
+  out.push(n);
+  return out;
+}
+
+// A field line literal with a literal name (4.5.6), as written: names are not lower-cased, as
+// QpackEncoder would.
+function literalField(name, value) {
+  return [...qpackInt(0x20, 3, name.length), ...Buffer.from(name, 'latin1'), ...qpackInt(0, 7, value.length), ...Buffer.from(value, 'latin1')];
+}
+
+// A QPACK section of such literals, with no dynamic-table references (prefix 0, 0).
+function literalSection(fields) {
+  return Buffer.from([0, 0, ...fields.flatMap(([name, value]) => literalField(name, value))]);
+}
+
 // The varint-typed start of a unidirectional stream.
 function uniType(stream) {
   return readVarint(stream.written, 0).value;
 }
 
-module.exports = { FakeConnection, FakeStream, FakeClient, framesOf, uniType };
+module.exports = { FakeConnection, FakeStream, FakeClient, framesOf, uniType, qpackInt, literalField, literalSection };

@@ -9,10 +9,10 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs/promises');
 const path = require('node:path');
-const { fuzz, readInputs } = require('../fuzz/fuzzer');
+const { fuzz } = require('../fuzz/fuzzer');
+const { shortRun } = require('../fuzz/short-run');
 const { JS_TARGETS } = require('../fuzz/targets');
-const { CRASH_DIR } = require('../../native/fuzz/fuzzer');
-const { makeTempDir, REPO_ROOT } = require('../helpers/server');
+const { makeTempDir } = require('../helpers/server');
 const { PREFACE, settings } = require('../helpers/h2-frames');
 
 const SECONDS = 12;
@@ -56,20 +56,4 @@ test('inputs fuzzing once failed on pass the native engine\'s checks', async () 
   assert.deepEqual(failures, []);
 });
 
-test(`the native engine's connection: ${SECONDS} s of coverage-guided fuzzing without a failure`, { timeout: 120_000 }, async (t) => {
-  const target = JS_TARGETS['h2-connection'];
-  const seeds = (await readInputs(target.seedDirs)).length;
-  assert.ok(seeds > 0, `no seeds in ${target.seedDirs.join(', ')}`);
-  // A fixed seed, so this run explores the same inputs each time (as far as the machine's speed
-  // lets it in SECONDS); npm run fuzz draws a new seed per run to explore further.
-  const randomSeed = 1;
-  const r = await fuzz({ ...target, seconds: SECONDS, crashDir: CRASH_DIR, randomSeed });
-  t.diagnostic(`${r.execs} executions (random seed ${randomSeed}), ${r.features} coverage features, corpus ${seeds} -> ${r.corpus}`
-    + (r.slowestMs === null ? '' : `, slowest input ${r.slowestMs} ms`));
-  if (r.failure) {
-    const file = path.relative(REPO_ROOT, r.failure.file);
-    assert.fail(`${r.failure.kind}: ${r.failure.message}\ninput saved: ${file}; replay: node test/fuzz/replay.js ${file}`);
-  }
-  assert.ok(r.execs > seeds, `only ${r.execs} executions for ${seeds} seeds`);
-  assert.ok(r.features > 0, 'no coverage recorded: the coverage filter matches no engine file');
-});
+test(`the native engine's connection: ${SECONDS} s of coverage-guided fuzzing without a failure`, { timeout: 120_000 }, (t) => shortRun(t, 'h2-connection', SECONDS));

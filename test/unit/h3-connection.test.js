@@ -19,7 +19,7 @@ const { HTTP3, TIMEOUTS } = require('../../server/config/limits');
 const { normalizeOptions } = require('../../server/config/options');
 const { createCore } = require('../../server/site/create-core');
 const { Recorder } = require('../../server/metrics/recorder');
-const { FakeConnection, FakeClient, framesOf, uniType } = require('../helpers/fake-quic');
+const { FakeConnection, FakeClient, framesOf, uniType, literalSection } = require('../helpers/fake-quic');
 const { waitFor } = require('../helpers/poll');
 
 const silent = { enabled: () => false, debug() {}, info() {}, warn() {}, error() {} };
@@ -173,24 +173,6 @@ test('a request whose HEADERS wait for inserts goes on once they arrive, and is 
   assert.ok(acks.length > 0 && (acks[0] & 0x80) !== 0, 'a Section Acknowledgment on our decoder stream');
   client.encoder.feedDecoder(acks);
 });
-
-// A QPACK section of literal fields with literal names (RFC 9204 4.5.6), as written: names are
-// not lower-cased, as QpackEncoder would.
-function literalSection(fields) {
-  const int = (first, bits, n) => {
-    const max = (1 << bits) - 1;
-    if (n < max) return [first | n];
-    const out = [first | max];
-    for (n -= max; n >= 128; n = Math.floor(n / 128)) out.push((n % 128) | 128);
-    out.push(n);
-    return out;
-  };
-  const bytes = [0, 0];
-  for (const [name, value] of fields) {
-    bytes.push(...int(0x20, 3, name.length), ...Buffer.from(name, 'latin1'), ...int(0, 7, value.length), ...Buffer.from(value, 'latin1'));
-  }
-  return Buffer.from(bytes);
-}
 
 const field = (path, extra = []) => [[':method', 'GET'], [':scheme', 'https'], [':authority', 'localhost'], [':path', path], ...extra];
 

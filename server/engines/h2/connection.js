@@ -23,11 +23,9 @@ const { IdleTimer } = require('./idle-timer');
 const { Stream } = require('./stream');
 const { RESPONSE } = require('../response-lifecycle');
 const { Http2Output } = require('./output');
-const { sendOut, discard } = require('../send-out');
 const { NO_METRICS } = require('../../metrics/recorder');
 const { LINGER_MS, HTTP2_FLOOD, HEADER_LIST_HARD_FACTOR, REQUEST_BODY_LIMIT } = require('../../config/limits');
-const { dispatch } = require('../dispatch');
-const { ERR_HEADER_LIST_TOO_LARGE } = require('../../errors');
+const { StreamDispatch } = require('../stream-dispatch');
 const { isRenegotiation } = require('../tls-renegotiation');
 
 // A header block split over more frames than this is a CONTINUATION flood (CVE-2024-27316).
@@ -73,6 +71,7 @@ class Http2Connection extends EventEmitter {
   #prefaceTimer;
   #idle;
   #meter;
+  #answers; // StreamDispatch: requests to the core, responses out, access-log lines
 
   // ctx: { core, log, timeouts, isClosing, settings: { maxConcurrentStreams, maxHeaderListSize },
   //        now (optional: the flood limits' monotonic clock in ms; tests pass their own),
@@ -90,6 +89,13 @@ class Http2Connection extends EventEmitter {
     this.#meter = (ctx.metrics ?? NO_METRICS).h2;
     this.#maxHeaderListSize = ctx.settings.maxHeaderListSize;
     this.#maxConcurrentStreams = ctx.settings.maxConcurrentStreams;
+    this.#answers = new StreamDispatch({
+      core: this.#core, log: this.#log, timeouts: this.#timeouts, meter: this.#meter, connection: this,
+      maxHeaderListSize: this.#maxHeaderListSize,
+      ended: () => this.#ended,
+      internalError: (stream) => this.#resetStream(stream.id, ERROR.INTERNAL_ERROR),
+      lengthError: (stream, message) => new StreamError(stream.id, ERROR.PROTOCOL_ERROR, message),
+    });
     const hardLimit = this.#maxHeaderListSize * HEADER_LIST_HARD_FACTOR;
     this.#decoder = new Decoder({ maxHeaderListSize: hardLimit, maxStringLength: hardLimit });
     this.#output = new Http2Output(socket, {
@@ -98,7 +104,7 @@ class Http2Connection extends EventEmitter {
       owner: {
         finishStream: (stream) => this.#finishStream(stream),
         resetStream: (id, code) => this.#resetStream(id, code),
-        logEnd: (stream, status) => this.#logEnd(stream, status),
+        logEnd: (stream, status) => this.#answers.logEnd(stream, status),
         ended: () => this.#ended,
         touch: () => this.#touch(),
         internalError: (err) => this.#internalError(err),
@@ -214,14 +220,12 @@ class Http2Connection extends EventEmitter {
       throw new StreamError(id, ERROR.FLOW_CONTROL_ERROR, 'DATA beyond the stream window');
     }
     stream.received += length;
-    if (stream.contentLength >= 0 && stream.received > stream.contentLength) {
-      throw new StreamError(id, ERROR.PROTOCOL_ERROR, 'DATA longer than content-length');
-    }
+    this.#answers.bodyReceived(stream);
     if (endStream) {
       this.#endRequest(stream);
     } else if (stream.phase === RESPONSE.WAITING) {
       if (stream.received > REQUEST_BODY_LIMIT) {
-        this.#dispatch(stream);
+        this.#answers.dispatch(stream);
         return;
       }
       const streamIncrement = stream.receiveWindow.refill();
@@ -335,20 +339,7 @@ class Http2Connection extends EventEmitter {
   // The request is complete (half-closed remote): check its length and answer it.
   #endRequest(stream) {
     stream.lifecycle.advance('recvEndStream');
-    if (stream.contentLength >= 0 && stream.received !== stream.contentLength) {
-      throw new StreamError(stream.id, ERROR.PROTOCOL_ERROR, 'DATA shorter than content-length');
-    }
-    if (stream.phase === RESPONSE.WAITING) this.#dispatch(stream);
-  }
-
-  #dispatch(stream) {
-    stream.responseLifecycle.advance('dispatch');
-    stream.startedAt = performance.now();
-    const headers = stream.headers;
-    const refusal = stream.listSize > this.#maxHeaderListSize ? ERR_HEADER_LIST_TOO_LARGE() : null;
-    dispatch(this.#core, this.#log, { method: headers[':method'], target: headers[':path'], headers, refusal, connection: this },
-      (d) => this.#respond(stream, d),
-      () => { if (!stream.closed && !this.#ended) this.#resetStream(stream.id, ERROR.INTERNAL_ERROR); });
+    this.#answers.requestEnded(stream);
   }
 
   #onPriority(id, payload) {
@@ -369,7 +360,7 @@ class Http2Connection extends EventEmitter {
     if (!this.#resetGuard.take()) throw new ConnectionError(ERROR.ENHANCE_YOUR_CALM, 'too many streams reset');
     const outcome = `reset by peer (${errorName(errorCode)})`;
     // A response being sent is logged by send-out when it gives up; any other is logged here.
-    if (stream.phase !== RESPONSE.SENDING) this.#logEnd(stream, `${stream.response ? stream.response.status : '-'} ${outcome}`);
+    if (stream.phase !== RESPONSE.SENDING) this.#answers.logEnd(stream, `${stream.response ? stream.response.status : '-'} ${outcome}`);
     this.#closeStream(stream, false, outcome);
   }
 
@@ -438,27 +429,12 @@ class Http2Connection extends EventEmitter {
 
   // ---- responses ----
 
-  #respond(stream, d) {
-    if (stream.closed || this.#ended) {
-      discard(d);
-      return;
-    }
-    stream.responseLifecycle.advance('respond');
-    stream.response = d;
-    sendOut(d, stream, stream.headers[':method'] === 'HEAD', this.#timeouts.sendTimeout, this.#meter, stream.startedAt);
-  }
-
   // The response went out whole (END_STREAM sent). A request body still coming is cut off.
   #finishStream(stream) {
     stream.lifecycle.advance('sendEndStream');
     if (stream.closed) this.#closeStream(stream, false, null);
     else this.#resetStream(stream.id, ERROR.NO_ERROR, null);
     if (!stream.inCall) stream.sending.drain();
-  }
-
-  #logEnd(stream, status) {
-    const d = stream.response;
-    this.#core.logAccess(stream.headers[':method'], stream.headers[':path'], status, d ? d.coding : null, stream.sent, stream.startedAt, stream);
   }
 
   // ---- stream and connection ends ----

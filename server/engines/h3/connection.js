@@ -19,9 +19,8 @@ const { RESPONSE } = require('../response-lifecycle');
 const { ResponseFields } = require('./response-fields');
 const { readRequest, checkRequestTrailers } = require('./request-headers');
 const { FloodGuard } = require('../h2/flood-guard');
-const { sendOut, discard } = require('../send-out');
-const { dispatch } = require('../dispatch');
-const { CODES, ERR_HEADER_LIST_TOO_LARGE } = require('../../errors');
+const { StreamDispatch } = require('../stream-dispatch');
+const { CODES } = require('../../errors');
 const { NO_METRICS } = require('../../metrics/recorder');
 const { HTTP3, HEADER_LIST_HARD_FACTOR, REQUEST_BODY_LIMIT } = require('../../config/limits');
 
@@ -34,15 +33,14 @@ const MAX_QPACK_STREAM_ID = 0xffffffff;
 
 class Http3Connection extends EventEmitter {
   #quic;
-  #core;
   #log;
-  #timeouts;
   #limits;
   #metrics;
   #meter;
   #guard;
   #decoder;
   #fields;
+  #answers; // StreamDispatch: requests to the core, responses out, access-log lines
   #control = null; // our control stream
   #encoderStream = null;
   #decoderStream = null;
@@ -59,12 +57,17 @@ class Http3Connection extends EventEmitter {
   constructor(quic, ctx) {
     super();
     this.#quic = quic;
-    this.#core = ctx.core;
     this.#log = ctx.log;
-    this.#timeouts = ctx.timeouts;
     this.#limits = ctx.limits ?? HTTP3;
     this.#metrics = ctx.metrics ?? NO_METRICS;
     this.#meter = this.#metrics.h3;
+    this.#answers = new StreamDispatch({
+      core: ctx.core, log: ctx.log, timeouts: ctx.timeouts, meter: this.#meter, connection: this,
+      maxHeaderListSize: this.#limits.settings.maxFieldSectionSize,
+      ended: () => this.#ended,
+      internalError: (stream) => this.#resetStream(stream, ERROR.H3_INTERNAL_ERROR),
+      lengthError: (stream, message) => new StreamError(stream.id, ERROR.H3_MESSAGE_ERROR, message),
+    });
     const { settings, flood, blockedBytes } = this.#limits;
     this.#guard = new FloodGuard(flood.burst, flood.perSecond, ctx.now === undefined ? {} : { now: ctx.now });
     this.#decoder = new QpackDecoder({
@@ -263,7 +266,7 @@ class Http3Connection extends EventEmitter {
       checkRequestTrailers(stream.id, fields);
     },
     bodyReceived: (stream) => this.#bodyReceived(stream),
-    requestEnded: (stream) => this.#requestEnded(stream),
+    requestEnded: (stream) => this.#answers.requestEnded(stream),
     glitch: () => this.#glitch(),
     encodeHeaders: (stream, d) => {
       const { section, encoderStream } = this.#fields.encode(stream.id, d);
@@ -273,7 +276,7 @@ class Http3Connection extends EventEmitter {
     },
     finishStream: (stream) => this.#finishStream(stream),
     resetStream: (stream, code) => this.#resetStream(stream, code),
-    logEnd: (stream, status) => this.#logEnd(stream, status),
+    logEnd: (stream, status) => this.#answers.logEnd(stream, status),
     settings: (peer) => this.#fields.peerSettings(peer),
     goaway: () => {
       this.#peerGoaway = true;
@@ -287,43 +290,9 @@ class Http3Connection extends EventEmitter {
   }
 
   #bodyReceived(stream) {
-    if (stream.contentLength >= 0 && stream.received > stream.contentLength) {
-      throw new StreamError(stream.id, ERROR.H3_MESSAGE_ERROR, 'DATA longer than content-length');
-    }
+    this.#answers.bodyReceived(stream);
     // A body past the bound is not read to its end (config/limits.js REQUEST_BODY_LIMIT).
-    if (stream.phase === RESPONSE.WAITING && stream.received > REQUEST_BODY_LIMIT) this.#dispatch(stream);
-  }
-
-  #requestEnded(stream) {
-    if (stream.contentLength >= 0 && stream.received !== stream.contentLength) {
-      throw new StreamError(stream.id, ERROR.H3_MESSAGE_ERROR, 'DATA shorter than content-length');
-    }
-    if (stream.phase === RESPONSE.WAITING) this.#dispatch(stream);
-  }
-
-  #dispatch(stream) {
-    stream.responseLifecycle.advance('dispatch');
-    stream.startedAt = performance.now();
-    const headers = stream.headers;
-    const refusal = stream.listSize > this.#limits.settings.maxFieldSectionSize ? ERR_HEADER_LIST_TOO_LARGE() : null;
-    dispatch(this.#core, this.#log, { method: headers[':method'], target: headers[':path'], headers, refusal, connection: this },
-      (d) => this.#respond(stream, d),
-      () => { if (!stream.closed && !this.#ended) this.#resetStream(stream, ERROR.H3_INTERNAL_ERROR); });
-  }
-
-  #respond(stream, d) {
-    if (stream.closed || this.#ended) {
-      discard(d);
-      return;
-    }
-    stream.responseLifecycle.advance('respond');
-    stream.response = d;
-    sendOut(d, stream, stream.headers[':method'] === 'HEAD', this.#timeouts.sendTimeout, this.#meter, stream.startedAt);
-  }
-
-  #logEnd(stream, status) {
-    const d = stream.response;
-    this.#core.logAccess(stream.headers[':method'], stream.headers[':path'], status, d ? d.coding : null, stream.sent, stream.startedAt, stream);
+    if (stream.phase === RESPONSE.WAITING && stream.received > REQUEST_BODY_LIMIT) this.#answers.dispatch(stream);
   }
 
   // ---- stream ends ----
