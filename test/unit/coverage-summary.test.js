@@ -46,3 +46,38 @@ test('file rows of Node 22 and 24\'s tree: each path rebuilt from the folder row
     ['server/compression/codings.js', 95], ['server/compression/zstd.js', 100], ['server/errors.js', 50], ['tools/precompress/index.js', 97.69],
   ]);
 });
+
+// A coverage file is dropped only when it does not parse and its writer has ended, or when
+// the wait for its writer ran out; a whole one always stays.
+test('incomplete coverage files: waited for while their writer lives, then dropped', async (t) => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const { dropIncompleteCoverage } = require('../../scripts/test');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverage-test-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(dir, 'coverage-101-1-0.json'), '{"result":[]}');
+  fs.writeFileSync(path.join(dir, 'coverage-102-1-0.json'), '{"result":[{"url":"file:///x.js"');
+  fs.writeFileSync(path.join(dir, 'coverage-103-1-0.json'), '{"res');
+  let clock = 0;
+  const sleeps = [];
+  // 103 is still writing; it finishes its file during the first wait and then ends.
+  let writing = true;
+  const alive = (pid) => pid === 103 && writing;
+  const sleep = async (ms) => {
+    sleeps.push(ms);
+    clock += ms;
+    fs.writeFileSync(path.join(dir, 'coverage-103-1-0.json'), '{"result":[]}');
+    writing = false;
+  };
+  const dropped = await dropIncompleteCoverage(dir, { settleMs: 1000, alive, now: () => clock, sleep });
+  assert.deepEqual(dropped, ['coverage-102-1-0.json']);
+  assert.deepEqual(sleeps, [200]);
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['coverage-101-1-0.json', 'coverage-103-1-0.json']);
+
+  // A writer that never ends: the file goes once the wait runs out.
+  fs.writeFileSync(path.join(dir, 'coverage-104-1-0.json'), '[');
+  const stuck = await dropIncompleteCoverage(dir, { settleMs: 1000, alive: (pid) => pid === 104, now: () => clock, sleep: async (ms) => { clock += ms; } });
+  assert.deepEqual(stuck, ['coverage-104-1-0.json']);
+  assert.equal(clock, 1200);
+});
