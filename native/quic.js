@@ -1,5 +1,6 @@
 'use strict';
-// The QUIC transport under HTTP/3 (server/engines/h3/): the addon build/Release/quic.node, sources
+// The QUIC transport under HTTP/3 (server/engines/h3/): the addon quic.node (a local build, else the
+// prebuild; native/js/platform-addon.js), sources
 // in native/quic/, on OpenSSL 3.5's QUIC server from the node binary (Node 22.20+ and 24), driven
 // on Node's own loop. The interface is the contract in docs/transport.md ("QUIC").
 //
@@ -23,10 +24,9 @@
 // advertising an idle timeout other than its 30 s default, or sending STOP_SENDING with a code of
 // ours (stopSending(code) stops delivery at once; OpenSSL sends
 // STOP_SENDING with code 0 when the stream is released).
-const path = require('node:path');
 const { isIP } = require('node:net');
+const { requirePlatformAddon } = require('./js/platform-addon');
 
-const ADDON = path.join(__dirname, '..', 'build', 'Release', 'quic.node');
 const DEFAULTS = Object.freeze({
   idleTimeoutMs: 30_000, handshakeTimeoutMs: 10_000, maxConnections: 4096, streamHighWater: 65_536,
   // Retry before a connection: proof of the client's address against spoofed floods, at a round
@@ -64,7 +64,7 @@ function support() {
       unsupported = `needs Node 22.20+ or 24 with its bundled OpenSSL 3.5 (this is Node ${process.versions.node} with OpenSSL ${process.versions.openssl})`;
     } else {
       try {
-        addon = require(ADDON);
+        addon = requirePlatformAddon('quic');
         return { ok: true };
       } catch (err) {
         unsupported = err.code === 'MODULE_NOT_FOUND'

@@ -1,15 +1,16 @@
 'use strict';
-// The transport addon (build/Release/transport.node, sources in native/transport/), on Node's
-// own event loop with sockets and TLS in C (OpenSSL from the node binary):
+// The transport addon (transport.node: a local build, else the prebuild, native/js/platform-addon.js;
+// sources in native/transport/), on Node's own event loop with sockets and TLS in C (OpenSSL from
+// the node binary):
 // - floorListen: the C floor of issue #21, an HTTPS/1.1 server that answers each request head
 //   with a prebuilt response, which measures what sockets and TLS cost below any HTTP engine;
 // - transportListen: the connection transport under the engines (issue #26), which hands
 //   plaintext to JavaScript and sends what it writes (server/engines/transport/ builds sockets
 //   on it).
-const path = require('node:path');
 const { isIP } = require('node:net');
+const { requirePlatformAddon } = require('./js/platform-addon');
 
-const addon = require(path.join(__dirname, '..', 'build', 'Release', 'transport.node'));
+const addon = requirePlatformAddon('transport');
 
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 const MAX_RESPONSES = 64;

@@ -1,38 +1,72 @@
 #!/usr/bin/env node
 'use strict';
-// `npm run build:prebuilds` (run by `prepack`, so every tarball carries it): the HPACK/QPACK
-// addon for this platform as an N-API binary in prebuilds/PLATFORM-ARCH/negotiate-h2.node, which
-// native/js/addon.js (node-gyp-build) loads with no compiler and no install script. One N-API
-// binary serves every Node version the package supports.
+// `npm run build:prebuilds` (run by `prepack`, so every tarball carries them): the addons for this
+// platform as N-API binaries, loaded with no compiler and no install script:
+//   prebuilds/PLATFORM-ARCH/negotiate-h2.node   HPACK/QPACK (native/js/addon.js, node-gyp-build)
+//   prebuilds/linux-x64/addons/transport.node   the C transport, Linux (native/transport.js)
+//   prebuilds/linux-x64/addons/quic.node        HTTP/3's QUIC transport, Linux (native/quic.js)
+// One N-API binary serves every Node version the package supports; quic.node loads only in a Node
+// whose OpenSSL is 3.5 (22.20+, 24), and is built against such a Node's headers: node-gyp's own, or
+// those of the Node 24 that scripts/node-runtime.js fetches from the npm registry into its cache.
+// Where none can be had, the prebuilds have no quic.node (HTTP/3 off for the installs), said in
+// one line.
 //   node scripts/build-prebuilds.js [--out DIR]   DIR/prebuilds/... (default: the checkout)
-// The build runs on a staged copy of the addon's sources (the checkout's own build/, which the
-// tests and benchmarks load, is left as it was) and lands in a temporary folder; the binary must
-// then load in a child process before it replaces the previous prebuild. So a failed build or
-// an unloadable binary exits 1 with node-gyp's own output, keeps the previous prebuild, and
-// `npm pack` (whose prepack this is) makes no tarball.
+// The build runs on a staged copy of the addons' sources (the checkout's own build/, which the
+// tests and benchmarks load, is left as it was) and lands in a temporary folder; each binary must
+// then load in a child process (quic.node in a Node with OpenSSL 3.5) before they replace the
+// previous prebuilds. So a failed build or an unloadable binary exits 1 with node-gyp's own
+// output, keeps the previous prebuilds, and `npm pack` (whose prepack this is) makes no tarball.
 
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { cacheRoot, newestCached } = require('./node-runtime');
+const { quicInclude } = require('./quic-headers');
 
 const ROOT = path.resolve(__dirname, '..');
-// What binding.gyp compiles for the HPACK/QPACK addon, and package.json for node-addon-api's path.
-const SOURCES = ['binding.gyp', 'package.json', 'native/src', 'native/include', 'native/binding'];
+// What binding.gyp compiles and runs (its QUIC target asks scripts/quic-headers.js), and
+// package.json for node-addon-api's path.
+const SOURCES = ['binding.gyp', 'package.json', 'native/src', 'native/include', 'native/binding', 'native/transport',
+  'native/quic', 'scripts/quic-headers.js', 'scripts/node-runtime.js'];
 const NAME = `${require('../package.json').name}.node`;
-// binding.gyp's Linux-only block builds the transport (native/transport/), which only the
-// benchmarks load from a clone's build/: the prebuild is the HPACK addon alone.
-const TRANSPORT_BLOCK = /,\n {2}"conditions": \[[\s\S]*"target_name": "transport"[\s\S]*\n {2}\]\n(?=\}\s*$)/;
-// An export of the addon that proves it loaded whole (native/js/addon.js's users need it).
-const PROBE = 'Decoder';
+// Each addon binding.gyp builds: its file in build/Release, where it goes in the prebuilds folder,
+// and an export that proves it loaded whole. The HPACK addon is the one the package cannot do
+// without; the others are built on Linux only, quic.node only with OpenSSL 3.5's headers.
+const ADDONS = [
+  { built: 'hpack.node', shipped: NAME, probe: 'Decoder', required: true },
+  { built: 'transport.node', shipped: path.join('addons', 'transport.node'), probe: 'connListen', required: process.platform === 'linux' },
+  { built: 'quic.node', shipped: path.join('addons', 'quic.node'), probe: 'listen', needsQuic: true },
+];
 // node-gyp's complaints when it has no Node headers: it downloads them unless told where they are.
 const NO_HEADERS = /download|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|common\.gypi|node_api\.h|node\.h: No such file/i;
 
-function stageBindingGyp(file) {
-  const text = fs.readFileSync(file, 'utf8');
-  const staged = text.replace(TRANSPORT_BLOCK, '\n');
-  if (staged.includes('transport')) throw new Error(`${file}: the transport target's block was not found where expected`);
-  fs.writeFileSync(file, staged);
+/**
+ * The node binary to load quic.node in (this one where its OpenSSL has QUIC, else a cached Node
+ * 24 or 22), and whether binding.gyp will find headers for it; fetches Node 24 into the cache
+ * when there is neither. { node, headers } (node null: none), `why` when either is missing.
+ */
+function quicRuntime(env) {
+  const hasQuic = (version) => {
+    const [major, minor] = String(version).split('.').map(Number);
+    return major > 3 || (major === 3 && minor >= 5);
+  };
+  const nodeDir = env.npm_config_nodedir || path.join(os.homedir(), '.cache', 'node-gyp', process.versions.node);
+  const cachedNode = () => {
+    for (const major of [24, 22]) {
+      const dir = newestCached(cacheRoot(env), major);
+      if (dir) return path.join(dir, 'package', 'bin', 'node');
+    }
+    return null;
+  };
+  let why = null;
+  if (quicInclude(nodeDir, cacheRoot(env)) === null || (!hasQuic(process.versions.openssl) && cachedNode() === null)) {
+    const fetched = spawnSync(process.execPath, [path.join(__dirname, 'node-runtime.js'), '24'], { env, encoding: 'utf8' });
+    if (fetched.status !== 0) why = (fetched.stderr.trim().split('\n').pop() || `exit code ${fetched.status}`);
+  }
+  const node = hasQuic(process.versions.openssl) ? process.execPath : cachedNode();
+  const headers = quicInclude(nodeDir, cacheRoot(env)) !== null;
+  return { node, headers, why: why ?? (node === null ? 'no Node with OpenSSL 3.5 to load it in' : 'no OpenSSL 3.5 headers') };
 }
 
 // npm runs scripts with its own node-gyp in npm_config_node_gyp; run by hand, the one npm ships.
@@ -43,10 +77,10 @@ function nodeGyp(env) {
   return path.join(path.dirname(fs.realpathSync(npmOnPath)), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
 }
 
-/** Why the binary at `file` does not load in a fresh Node process, or null. */
-function loadProblem(file) {
-  const script = `const addon = require(${JSON.stringify(file)}); if (typeof addon[${JSON.stringify(PROBE)}] !== 'function') throw new Error('it has no ${PROBE}')`;
-  const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+/** Why the binary at `file` does not load in a fresh process of `node`, or null. */
+function loadProblem(file, probe, node = process.execPath) {
+  const script = `const addon = require(${JSON.stringify(file)}); if (typeof addon[${JSON.stringify(probe)}] !== 'function') throw new Error('it has no ${probe}')`;
+  const child = spawnSync(node, ['-e', script], { encoding: 'utf8' });
   if (child.status === 0) return null;
   return (child.stderr.split('\n').find((line) => /Error/.test(line)) ?? `exit code ${child.status}`).trim();
 }
@@ -67,39 +101,50 @@ function main(argv, env = process.env) {
   const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'negotiate-prebuild-'));
   try {
     for (const rel of SOURCES) fs.cpSync(path.join(ROOT, rel), path.join(stage, rel), { recursive: true });
-    stageBindingGyp(path.join(stage, 'binding.gyp'));
     // binding.gyp finds node-addon-api's headers by requiring it from the build's directory.
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
+    const quic = process.platform === 'linux' ? quicRuntime(env) : { node: null, headers: false, why: 'Linux only' };
     const gyp = spawnSync(process.execPath, [nodeGyp(env), 'rebuild', '--release'], { cwd: stage, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (gyp.status !== 0) {
       process.stderr.write(buildFailure(`${gyp.stdout ?? ''}${gyp.stderr ?? ''}${gyp.error ? gyp.error.message : ''}`));
       return 1;
     }
-    const built = path.join(stage, 'build', 'Release', 'hpack.node');
-    if (process.platform === 'linux') spawnSync('strip', ['--strip-all', built]);
-    const problem = loadProblem(built);
-    if (problem !== null) {
-      process.stderr.write(`build:prebuilds: the built addon does not load (${problem}); the previous prebuild, if any, is kept\n`);
-      return 1;
+    const files = [];
+    for (const addon of ADDONS) {
+      const built = path.join(stage, 'build', 'Release', addon.built);
+      if (!fs.existsSync(built) && !addon.required) continue;
+      if (addon.needsQuic && quic.node === null) continue;
+      if (process.platform === 'linux') spawnSync('strip', ['--strip-all', built]);
+      const problem = loadProblem(built, addon.probe, addon.needsQuic ? quic.node : process.execPath);
+      if (problem !== null) {
+        process.stderr.write(`build:prebuilds: the built addon ${addon.built} does not load (${problem}); the previous prebuilds, if any, are kept\n`);
+        return 1;
+      }
+      files.push([built, addon.shipped]);
     }
-    return swapIn(built, path.join(outRoot, 'prebuilds', `${process.platform}-${process.arch}`));
+    if (process.platform === 'linux' && !files.some(([built]) => built.endsWith('quic.node'))) {
+      process.stderr.write(`build:prebuilds: no quic.node in these prebuilds (${quic.why}): installs from them have no HTTP/3\n`);
+    }
+    return swapIn(files, path.join(outRoot, 'prebuilds', `${process.platform}-${process.arch}`));
   } finally {
     fs.rmSync(stage, { recursive: true, force: true });
   }
 }
 
-// The new folder is complete before it takes the old one's name.
-function swapIn(built, dir) {
+// The new folder is complete before it takes the old one's name. files: [built, path inside].
+function swapIn(files, dir) {
   const next = `${dir}.next`;
   fs.rmSync(next, { recursive: true, force: true });
-  fs.mkdirSync(next, { recursive: true });
-  fs.copyFileSync(built, path.join(next, NAME));
+  for (const [built, shipped] of files) {
+    fs.mkdirSync(path.dirname(path.join(next, shipped)), { recursive: true });
+    fs.copyFileSync(built, path.join(next, shipped));
+  }
   const old = `${dir}.old`;
   fs.rmSync(old, { recursive: true, force: true });
   if (fs.existsSync(dir)) fs.renameSync(dir, old);
   fs.renameSync(next, dir);
   fs.rmSync(old, { recursive: true, force: true });
-  process.stdout.write(`${path.relative(process.cwd(), path.join(dir, NAME))}\n`);
+  for (const [, shipped] of files) process.stdout.write(`${path.relative(process.cwd(), path.join(dir, shipped))}\n`);
   return 0;
 }
 

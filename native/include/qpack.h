@@ -51,16 +51,20 @@ struct qpack_encoder_settings {
     uint32_t max_table_capacity;  /* the peer's SETTINGS_QPACK_MAX_TABLE_CAPACITY */
     uint32_t table_capacity;      /* the capacity to use, at most the above; announced before the first insert */
     uint32_t max_blocked_streams; /* the peer's SETTINGS_QPACK_BLOCKED_STREAMS */
-    unsigned flags;               /* HPACK_ENCODER_HUFFMAN, HPACK_ENCODER_INDEX_SHORT_COOKIES */
+    unsigned flags;               /* HPACK_ENCODER_HUFFMAN, HPACK_ENCODER_INDEX_SHORT_COOKIES,
+                                     HPACK_ENCODER_INDEX_VOLATILE, HPACK_ENCODER_FIXED_RULES */
 };
 
 /* The strategy (RFC 9204 2.1, in the spirit of HPACK_INDEX_LINEAR): a field
  * equal to a static entry is indexed; a field equal to a dynamic entry is
  * referenced; another field is inserted and referenced after the insert when
- * it may be inserted (the HPACK rules in hpack.h: not never-indexed, not
- * volatile; and fitting without evicting an entry that is unacknowledged or
- * that an unacknowledged section references) and is worth it (it fits in the
- * free room, takes at most a quarter of the table, or was seen before).
+ * it may be inserted (the HPACK rules in hpack.h: not never-indexed; not a
+ * counter such as content-length, and of a name whose entries get reused or
+ * seen recently, as the linear HPACK encoder learns (repeat_memory.h), or with
+ * HPACK_ENCODER_FIXED_RULES not on the fixed volatile list; and fitting
+ * without evicting an entry that is unacknowledged or that an unacknowledged
+ * section references) and is worth it (it fits in the free room, takes at
+ * most a quarter of the table, or was seen before).
  * A reference to an entry the decoder has not acknowledged may block the
  * stream; it is made only while this stream is already blocked or fewer than
  * max_blocked_streams streams are, else the field goes as a literal; it is

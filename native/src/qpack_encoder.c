@@ -10,6 +10,7 @@
 #include "qpack_buffer.h"
 #include "qpack_static_table.h"
 #include "qpack_wire.h"
+#include "repeat_memory.h"
 #include "string_literal.h"
 
 /* A field that may not be referenced yet (it would block one stream too many)
@@ -43,9 +44,11 @@ struct qpack_encoder {
     int huffman;
     int index_short_cookies;
     int index_volatile;
+    int learn; /* skip fields whose entries are not reused, as HPACK's linear encoder does */
     int capacity_sent;
     int poisoned;
     const char *reason;
+    struct hpack_repeat_memory repeats;
 };
 
 /* The section being encoded. */
@@ -75,6 +78,7 @@ struct qpack_encoder *qpack_encoder_new(const struct qpack_encoder_settings *set
     enc->huffman = (settings->flags & HPACK_ENCODER_HUFFMAN) != 0;
     enc->index_short_cookies = (settings->flags & HPACK_ENCODER_INDEX_SHORT_COOKIES) != 0;
     enc->index_volatile = (settings->flags & HPACK_ENCODER_INDEX_VOLATILE) != 0;
+    enc->learn = !enc->index_volatile && !(settings->flags & HPACK_ENCODER_FIXED_RULES);
     enc->reason = "no error";
     enc->dup_copy = malloc(settings->table_capacity + 1u);
     if (!enc->dup_copy || hpack_dyn_init(&enc->table, settings->table_capacity) != HPACK_OK)
@@ -244,6 +248,27 @@ static int worth_inserting(struct qpack_encoder *enc, const struct section *sec,
     return repeats && small && qpack_encoder_insert_count(enc) - enc->krc < SPECULATIVE_INSERTS;
 }
 
+/* Whether the rules let a field with this name into the table at all: when
+ * learning, all but counters (their values are nearly always new); else all
+ * but the fixed list of volatile fields, or every field with index_volatile. */
+static int may_insert(const struct qpack_encoder *enc, int token)
+{
+    if (enc->learn)
+        return !hpack_field_is_counter(token);
+    return enc->index_volatile || !hpack_field_is_volatile(token);
+}
+
+/* When learning, whether the field's name has earned its inserts (repeat_memory.h);
+ * called last, as it counts the insert. Tags the key with the name's record. */
+static int learnt_worth_inserting(struct qpack_encoder *enc, struct hpack_index_key *key, const struct hpack_header *h,
+                                  int token)
+{
+    if (!enc->learn)
+        return 1;
+    key->tag = hpack_repeat_record(&enc->repeats, token, h->name, h->name_len);
+    return hpack_repeat_worth_inserting(&enc->repeats, key->tag, token, h->name, h->name_len, h->value, h->value_len);
+}
+
 /* ---- Encoder-stream instructions -------------------------------------- */
 
 static uint8_t *stream_end(struct qpack_encoder *enc)
@@ -361,10 +386,14 @@ static uint8_t *encode_field(struct qpack_encoder *enc, struct section *sec, uin
         return write_literal(enc, sec, p, &h, never, static_name, 0, 0);
 
     key.token = htoken;
-    key.tag = 0;
+    key.tag = 0; /* the name's record in enc->repeats, when learning */
     hpack_index_hash(&enc->index, &key, h.name, h.name_len, h.value, h.value_len);
     if (!never)
         id = hpack_index_find_pair(&enc->index, &enc->table, &key, h.name, h.name_len, h.value, h.value_len);
+    if (id && enc->learn) {
+        key.tag = hpack_index_tag(&enc->index, &enc->table, id);
+        hpack_repeat_hit(&enc->repeats, key.tag);
+    }
     if (id && may_reference(enc, sec, id - 1)) {
         if (sec->may_block && is_draining(enc, id) && can_insert(enc, sec, entry_size))
             return write_indexed(sec, p, duplicate(enc, id, &key));
@@ -372,8 +401,8 @@ static uint8_t *encode_field(struct qpack_encoder *enc, struct section *sec, uin
     }
     if (static_name < 0 && htoken < 0)
         name_id = hpack_index_find_name(&enc->index, &enc->table, &key, h.name, h.name_len);
-    if (!id && !never && (enc->index_volatile || !hpack_field_is_volatile(htoken)) &&
-        worth_inserting(enc, sec, &h, htoken, entry_size) && can_insert(enc, sec, entry_size)) {
+    if (!id && !never && may_insert(enc, htoken) && worth_inserting(enc, sec, &h, htoken, entry_size) &&
+        can_insert(enc, sec, entry_size) && learnt_worth_inserting(enc, &key, &h, htoken)) {
         uint64_t abs = insert(enc, &h, static_name, name_id, &key);
         if (sec->may_block)
             return write_indexed(sec, p, abs);

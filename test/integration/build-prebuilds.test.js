@@ -24,7 +24,7 @@ const COMPILERS = [
     [/fake-cc: boom, cannot compile/, /build:prebuilds: node-gyp failed; the previous prebuild, if any, is kept/]],
   // Compiles with the real compiler but links garbage: a .node that no Node can load.
   ['links an unloadable file', (real) => `#!/bin/sh\ncase " $* " in *" -shared "*)\n  while [ $# -gt 0 ]; do [ "$1" = -o ] && printf 'not an ELF' > "$2"; shift; done; exit 0;;\nesac\nexec ${real} "$@"\n`,
-    [/^build:prebuilds: the built addon does not load \(.+\); the previous prebuild, if any, is kept\n$/]],
+    [/^build:prebuilds: the built addon hpack\.node does not load \(.+\); the previous prebuilds, if any, are kept\n$/]],
 ];
 
 for (const [what, script, expected] of COMPILERS) {

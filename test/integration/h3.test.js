@@ -11,18 +11,15 @@ const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn, spawnSync } = require('node:child_process');
 const { startTestServer, makeTempDir, REPO_ROOT } = require('../helpers/server');
 const { createClients } = require('../helpers/clients');
 const { quicSupport, loadQuic } = require('../../server/engines/listen-h3');
+const { aioquicMissing, h3Fetch } = require('../helpers/h3-fetch');
 
 const support = quicSupport(loadQuic());
-const python = spawnSync('python3', ['-c', 'import aioquic'], { encoding: 'utf8' });
-const skip = !support.ok ? `HTTP/3 does not run here: ${support.reason}`
-  : python.status !== 0 ? 'python3 with aioquic is not installed (see system-deps)' : false;
+const skip = !support.ok ? `HTTP/3 does not run here: ${support.reason}` : aioquicMissing() ?? false;
 
 const STATIC = path.join(REPO_ROOT, 'static');
-const CLIENT = path.join(__dirname, '..', 'helpers', 'h3-client.py');
 const CODINGS = ['identity', 'gzip', 'br', 'zstd', 'gzip, deflate, br, zstd'];
 // What may differ between two responses of the same representation.
 const VOLATILE = new Set(['date', 'alt-svc']);
@@ -32,19 +29,6 @@ function siteFiles(dir, rel = '') {
     const child = `${rel}/${e.name}`;
     return e.isDirectory() ? siteFiles(path.join(dir, e.name), child) : [child];
   });
-}
-
-// The client runs beside the server in this process, so it must not block the event loop.
-async function h3(port, ca, requests) {
-  const child = spawn('python3', [CLIENT, '127.0.0.1', String(port), ca, 'localhost'], { timeout: 120_000 });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => { stdout += chunk; });
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  child.stdin.end(JSON.stringify(requests));
-  const [status] = await new Promise((resolve) => child.once('close', (...args) => resolve(args)));
-  assert.equal(status, 0, stderr);
-  return JSON.parse(stdout).map((r) => ({ ...r, body: Buffer.from(r.body, 'base64'), headers: Object.fromEntries(r.headers) }));
 }
 
 const stable = (headers) => Object.fromEntries(Object.entries(headers).filter(([n]) => !n.startsWith(':') && !VOLATILE.has(n)).map(([n, v]) => [n, String(v)]));
@@ -78,7 +62,7 @@ test('HTTP/3 answers the demo site exactly as HTTP/2 does', { skip, timeout: 300
 
   const viaH2 = [];
   for (const r of requests) viaH2.push(await h2(r.path, { method: r.method, headers: r.headers }));
-  const viaH3 = await h3(server.port, caFile, requests);
+  const viaH3 = await h3Fetch(server.port, caFile, requests);
   assert.equal(viaH3.length, requests.length);
   const codings = new Set();
   requests.forEach((r, i) => {

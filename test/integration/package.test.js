@@ -3,8 +3,9 @@
 // holds what a fresh machine needs and nothing else (no tests, results, build outputs, keys, the
 // demo's dotfiles or precompressed variants, but the prebuilt addon and the whole demo), and
 // installed with --ignore-scripts (no compiler, no install script) it serves br over HTTP/2 on
-// the native engine with `npx negotiate-h2 DIR`, falls back to Node's engine in one line when
-// the addon is gone, and its types compile.
+// the native engine with `npx negotiate-h2 DIR`, on Linux over the C transport and, on a Node with
+// OpenSSL 3.5, HTTP/3 too, all from prebuilt addons; it falls back to Node's engine in one line
+// when the addon is gone, and its types compile.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -15,17 +16,20 @@ const { createClients } = require('../helpers/clients');
 const { REPO_ROOT, PASS_DONE } = require('../helpers/server');
 const { tscSkipReason, runTsc } = require('../helpers/tsc');
 const { zstdBackend } = require('../../server/compression/zstd');
+const { aioquicMissing, h3Fetch } = require('../helpers/h3-fetch');
 const demoPackages = require('../../docs/tools/demo-packages');
 
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 const PREBUILD = `prebuilds/${process.platform}-${process.arch}/negotiate-h2.node`;
+// Linux's other addons (the C transport, HTTP/3's QUIC transport), in the prebuilds too.
+const LINUX_ADDONS = process.platform === 'linux' ? ['transport', 'quic'].map((name) => `prebuilds/linux-${process.arch}/addons/${name}.node`) : [];
 const FORBIDDEN = [
   /^test\//, /^bench\/results\/.*\.json$/, /^build\//, /^native\/build-test\//, /^certs\/.*\.pem$/,
-  /^static\/.*\.(br|gz|zst|lzma)$/, /\.negotiate-precompress\.json$/, /^static\/(.+\/)?\./, /^(?!prebuilds\/[a-z0-9]+-[a-z0-9]+\/negotiate-h2\.node$).*\.node$/,
+  /^static\/.*\.(br|gz|zst|lzma)$/, /\.negotiate-precompress\.json$/, /^static\/(.+\/)?\./, /^(?!prebuilds\/[a-z0-9]+-[a-z0-9]+\/(negotiate-h2|addons\/transport|addons\/quic)\.node$).*\.node$/,
 ];
 const NEEDED = ['package.json', 'README.md', 'binding.gyp', 'server/index.js', 'tools/precompress/index.js',
   'native/index.js', 'native/include/hpack.h', 'native/src/decoder.c', 'native/binding/addon.cc', 'native/transport.js', 'native/transport/floor.c', 'static/index.html',
-  'tools/codings-report/cli.js', 'tools/report/svg-chart.js', 'tools/report/markdown-table.js', PREBUILD,
+  'tools/codings-report/cli.js', 'tools/report/svg-chart.js', 'tools/report/markdown-table.js', PREBUILD, ...LINUX_ADDONS,
   'index.d.ts', 'index.mjs', 'types/options.d.ts', 'native/index.d.ts', 'negotiate.config.schema.json',
   // The demo whole: prepack copies other projects' files into it, which the repository does not hold.
   ...demoPackages.NAMES.map((name) => `static/vendor/${name}`)];
@@ -45,13 +49,15 @@ async function installed(t) {
   return pkg.skip !== undefined ? null : pkg;
 }
 
+const PAGE = `<!doctype html><title>packed</title>${'<p>hello from an installed package</p>\n'.repeat(200)}`;
+
 // Starts `npx negotiate-h2 site --port 0` in the project (certificates in the temp folder) and
 // resolves { port, ca, server } once it listens.
-async function serveSite(t, pkg) {
+async function serveSite(t, pkg, args = []) {
   const site = path.join(pkg.app, 'site');
   fs.mkdirSync(site, { recursive: true });
-  fs.writeFileSync(path.join(site, 'page.html'), `<!doctype html><title>packed</title>${'<p>hello from an installed package</p>\n'.repeat(200)}`);
-  const server = spawnInstalled(pkg.app, ['site', '--port', '0', '--no-precompress',
+  fs.writeFileSync(path.join(site, 'page.html'), PAGE);
+  const server = spawnInstalled(pkg.app, ['site', '--port', '0', '--no-precompress', ...args,
     '--certs-dir', path.join(pkg.dir, 'certs'), '--ca-dir', path.join(pkg.dir, 'ca')]);
   t.after(() => server.stop());
   const [, port] = await server.waitFor(/listening on https:\/\/localhost:(\d+)\//);
@@ -59,8 +65,8 @@ async function serveSite(t, pkg) {
   return { port: Number(port), ca: fs.readFileSync(path.join(pkg.dir, 'ca', 'ca.pem')), server };
 }
 
-async function getBrOverH2(t, pkg) {
-  const { port, ca, server } = await serveSite(t, pkg);
+async function getBrOverH2(t, pkg, args) {
+  const { port, ca, server } = await serveSite(t, pkg, args);
   const clients = createClients({ port, ca });
   t.after(() => clients.closeAll());
   const res = await clients.h2('/page.html', { headers: { 'accept-encoding': 'br, gzip' } });
@@ -118,6 +124,37 @@ test('installed with --ignore-scripts, `npx negotiate-h2 site` serves br over HT
     assert.equal(zstdLines.length, 1, out);
     assert.match(zstdLines[0], new RegExp(`${ZSTD_MISSING}$`));
   }
+});
+
+// The C transport's and the QUIC transport's addons come from the prebuilds: no compiler ran.
+test('installed with --ignore-scripts on Linux, --transport c runs on the prebuilt transport, and HTTP/3 on the prebuilt QUIC addon where Node has OpenSSL 3.5', { skip: process.platform !== 'linux' && 'the C transport and HTTP/3 are Linux only', timeout: 400_000 }, async (t) => {
+  const pkg = await installed(t);
+  if (pkg === null) return;
+  assert.equal(fs.existsSync(path.join(pkg.installed, 'build')), false, 'nothing was compiled in the install');
+  const { port, ca, server } = await serveSite(t, pkg, ['--transport', 'c']);
+  const clients = createClients({ port, ca });
+  t.after(() => clients.closeAll());
+  const res = await clients.h2('/page.html', { headers: { 'accept-encoding': 'br' } });
+  assert.deepEqual([res.status, res.alpn, res.headers['content-encoding']], [200, 'h2', 'br']);
+  const out = server.output();
+  assert.match(out, /TLS connections on the C transport \(--transport c\)/);
+  assert.doesNotMatch(out, STACK_LINE);
+  const [major, minor] = process.versions.openssl.split('.').map(Number);
+  if (major < 3 || (major === 3 && minor < 5)) {
+    assert.match(out, /HTTP\/3 off: needs Node 22\.20\+ or 24/);
+    return;
+  }
+  assert.match(out, new RegExp(`HTTP/3 runs on udp \\S+:${port}\n`));
+  assert.equal(res.headers['alt-svc'], `h3=":${port}"; ma=86400`);
+  const missing = aioquicMissing();
+  if (missing) {
+    t.diagnostic(`no HTTP/3 request: ${missing}`);
+    return;
+  }
+  const caFile = path.join(pkg.dir, 'ca', 'ca.pem');
+  const [viaH3] = await h3Fetch(port, caFile, [{ path: '/page.html', headers: { 'accept-encoding': 'identity' } }]);
+  assert.equal(viaH3.status, 200);
+  assert.equal(viaH3.body.toString(), PAGE);
 });
 
 test('with no loadable addon, the server says so in one line naming the fix and serves on --engine node', { timeout: 400_000 }, async (t) => {

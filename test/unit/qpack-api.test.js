@@ -31,6 +31,43 @@ test('a field section round-trips, later ones reference the dynamic table', () =
   assert.strictEqual(enc.knownReceivedCount, enc.insertCount);
 });
 
+// A static file's response, the same each time (or, `fresh`, with an etag and a length of its own
+// each time, as one-off files give), through one connection with every section acknowledged.
+const fileResponse = (i, fresh) => [
+  [':status', '200'], ['content-type', 'text/html; charset=utf-8'], ['content-encoding', 'br'], ['vary', 'accept-encoding'],
+  ['etag', fresh ? `"${(0x1000 + i).toString(16)}-661483394abc7-br"` : '"c3e-661483394abc7-br"'],
+  ['last-modified', 'Fri, 27 Nov 2026 10:00:00 GMT'], ['content-length', fresh ? String(700 + i) : '779'],
+  ['date', 'Sat, 28 Nov 2026 04:10:00 GMT'],
+];
+
+// [case, options, fresh, section bytes of the 1st, 5th and 12th response, inserts after 12]
+const LEARNING = [
+  // The etag repeats: learnt, it is inserted and referenced; the fixed rule keeps it literal.
+  ['a repeated file, learning (default)', {}, false, [14, 14, 14], 3],
+  ['a repeated file, the fixed rule', { learnRepeats: false }, false, [32, 32, 32], 2],
+  // Etags that never come back: after 4 inserts without a hit, learning stops inserting them.
+  ['a new etag each time, learning', {}, true, [13, 33, 32], 6],
+  ['a new etag each time, the fixed rule', { learnRepeats: false }, true, [32, 33, 32], 2],
+];
+
+for (const [what, options, fresh, sizes, inserts] of LEARNING) {
+  test(`the encoder learns which fields repeat, as HPACK's does: ${what}`, () => {
+    const enc = new QpackEncoder({ maxTableCapacity: 4096, maxBlockedStreams: 100, ...options });
+    const dec = new QpackDecoder({ maxTableCapacity: 4096, maxBlockedStreams: 100 });
+    const seen = [];
+    for (let i = 0; i < 12; i++) {
+      const fields = fileResponse(i, fresh);
+      const { section, encoderStream } = enc.encode(4 * i, fields);
+      dec.feedEncoder(encoderStream);
+      assert.deepStrictEqual(dec.decode(4 * i, section), fields);
+      enc.feedDecoder(dec.readDecoderStream());
+      seen.push(section.length);
+    }
+    assert.deepStrictEqual([seen[0], seen[4], seen[11]], sizes);
+    assert.strictEqual(enc.insertCount, inserts);
+  });
+}
+
 test('a section that arrives before its inserts waits and comes out of feedEncoder', () => {
   const enc = new QpackEncoder({ maxTableCapacity: 4096, maxBlockedStreams: 2 });
   const dec = new QpackDecoder({ maxTableCapacity: 4096, maxBlockedStreams: 2 });
