@@ -87,8 +87,8 @@ export interface ServerOptions {
   };
   /** file holding the bearer token scrapes of --metrics must send (needed off loopback) */
   metricsTokenFile?: string;
-  /** TLS connections of the native engine: node (node:tls) | c (native/transport, Linux: sockets, TLS and backpressure in C; falls back to node where it cannot load) (default: node) */
-  transport?: "node" | "c";
+  /** TLS connections of the native engine: auto (c where it loads, else node) | c (native/transport, Linux: sockets, TLS and backpressure in C; falls back to node with a warning where it cannot load) | node (node:tls) (default: auto) */
+  transport?: "auto" | "c" | "node";
   /** processes sharing the port (1 = no cluster) (default: 1) */
   workers?: number;
   /** response-header rules: [{ "match": GLOB, "headers": { NAME: VALUE } }] (default: []) */

@@ -119,7 +119,7 @@ const SERVER = [
   { flag: 'engine', key: 'engine', arg: 'E', def: 'native', parse: p.oneOf(['node', 'native']), help: 'HTTP engines: node (node:http2 and Node\'s HTTP/1.1) | native (server/engines/h2, RFC 9113 in JS with the native HPACK codec, and server/engines/h1, RFC 9112)' },
   { flag: 'metrics', key: 'metrics', arg: 'HOST:PORT', parse: p.hostPort, help: 'serve GET /metrics (Prometheus text format) on this address: plain HTTP on loopback, elsewhere HTTPS with the server\'s certificate and --metrics-token-file (off by default; docs/operations.md)' },
   { flag: 'metrics-token-file', key: 'metricsTokenFile', arg: 'FILE', parse: p.nonEmptyString, help: 'file holding the bearer token scrapes of --metrics must send (needed off loopback)' },
-  { flag: 'transport', key: 'transport', arg: 'T', def: 'node', parse: p.oneOf(['node', 'c']), help: 'TLS connections of the native engine: node (node:tls) | c (native/transport, Linux: sockets, TLS and backpressure in C; falls back to node where it cannot load)' },
+  { flag: 'transport', key: 'transport', arg: 'T', def: 'auto', parse: p.oneOf(['auto', 'c', 'node']), help: 'TLS connections of the native engine: auto (c where it loads, else node) | c (native/transport, Linux: sockets, TLS and backpressure in C; falls back to node with a warning where it cannot load) | node (node:tls)' },
   { flag: 'workers', key: 'workers', arg: 'N', def: 1, parse: p.intIn(1, MAX_WORKERS, { machineBound: true }), help: 'processes sharing the port (1 = no cluster)' },
   { flag: 'help', short: 'h', key: 'help', bool: true, command: true, file: false, help: 'show this help' },
   { flag: 'version', short: 'v', key: 'version', bool: true, command: true, file: false, help: 'print the version' },

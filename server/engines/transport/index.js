@@ -1,7 +1,8 @@
 'use strict';
 // Which transport carries the native engine's TLS connections (--transport): 'c', the C
-// transport (native/transport/, Linux, an addon built with the package), or 'node', node:tls.
-// 'c' falls back to 'node' where the addon cannot be loaded, said in one line naming the fix.
+// transport (native/transport/, Linux, an addon the package ships prebuilt), or 'node', node:tls.
+// 'auto' (the default) is 'c' where the addon loads and 'node' elsewhere; which one runs is said in
+// one info line. An explicit 'c' that falls back to 'node' is a warning naming the fix.
 
 const { loadFailure } = require('../../errors');
 
@@ -19,15 +20,16 @@ function addonProblem() {
   return problem;
 }
 
-/** The transport that can run `transport` ('c' or 'node'); said on `log` (null: said elsewhere). */
+/** The transport that runs for `transport` ('auto', 'c' or 'node'): 'c' or 'node'; said on `log` (null: said elsewhere). */
 function transportFor(transport, log) {
-  if (transport !== 'c') return transport;
+  if (transport === 'node') return 'node';
   if (process.platform === 'linux' && addonProblem() === null) {
-    log?.info('TLS connections on the C transport (--transport c)');
+    log?.info(`TLS connections on the C transport (--transport ${transport})`);
     return 'c';
   }
   const why = process.platform === 'linux' ? problem : `not on ${process.platform}: Linux only`;
-  log?.warn(`the C transport cannot be loaded (${why}): TLS on node:tls; to fix it run: npm rebuild negotiate-h2`);
+  if (transport === 'auto') log?.info(`TLS connections on node:tls (the C transport cannot be loaded: ${why})`);
+  else log?.warn(`the C transport cannot be loaded (${why}): TLS on node:tls; to fix it run: npm rebuild negotiate-h2`);
   return 'node';
 }
 
