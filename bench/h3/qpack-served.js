@@ -24,7 +24,8 @@ const { stageSite, visitMeasured, readVisit, VARIANT, WAIT_MS } = require('../..
 const { toolSkipReason } = require('../../test/helpers/tools');
 const { aioquicMissing, h3Fetch } = require('../../test/helpers/h3-fetch');
 const { readMetrics, parseSamples } = require('./metrics-scrape');
-const { parseCommandLine, wholeNumber } = require('../lib/command-line');
+const { LossyRelay } = require('./lossy-relay');
+const { parseCommandLine, wholeNumber, usageError } = require('../lib/command-line');
 const { machineInfo, toolVersion, commandLine } = require('../lib/machine-info');
 const { markdownTable } = require('../../tools/report/markdown-table');
 
@@ -35,16 +36,30 @@ const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 const USAGE = `usage: npm run bench:qpack-served -- [options]
   --loads N        Chromium page loads: a first load, N-2 reloads, a new navigation (default ${DEFAULT_LOADS}, at least 2)
+  --link MS:P      also run both clients through a UDP relay adding MS of round trip and dropping a
+                   fraction P of datagrams each way (bench/h3/lossy-relay.js); may be repeated
   --netem MS       also run both clients with \`tc qdisc add dev lo root netem delay MSms\` (root; removed afterwards)
   --out FILE       where the Markdown report goes (default: printed only)
 Needs Node 22.20+ or 24 (the QUIC addon built), Chromium and certutil (libnss3-tools), python3 with aioquic.`;
 
+// "MS:P" -> { rttMs, loss }.
+function parseLink(text) {
+  const [rtt, loss, ...rest] = text.split(':');
+  const link = { rttMs: Number(rtt), loss: Number(loss) };
+  if (rest.length > 0 || !Number.isInteger(link.rttMs) || link.rttMs < 0 || !(link.loss >= 0 && link.loss < 1)) {
+    throw usageError(`--link ${text}: expected MS:P, a whole number of milliseconds and a loss fraction below 1 (100:0.02)`, USAGE);
+  }
+  return link;
+}
+
 function parseOptions(argv) {
   const values = parseCommandLine(argv, {
     help: { type: 'boolean', short: 'h' }, loads: { type: 'string' }, netem: { type: 'string' }, out: { type: 'string' },
+    link: { type: 'string', multiple: true },
   }, USAGE);
   if (values.help) return { help: USAGE };
   return {
+    links: (values.link ?? []).map(parseLink),
     loads: wholeNumber(values.loads ?? DEFAULT_LOADS, 'loads', 2, USAGE),
     netemMs: values.netem === undefined ? null : wholeNumber(values.netem, 'netem', 1, USAGE),
     out: values.out ? path.resolve(values.out) : null,
@@ -144,13 +159,16 @@ function renderReport({ runs, machine, tools, startedAt, opts, netem, command })
     `- aioquic ${tools.aioquic ?? '?'} (\`test/helpers/h3-client.py\`): every file of the staged site, one request at a time on one`
       + ` connection, \`accept-encoding: ${ACCEPT_ENCODING}\`.`,
     '- The server\'s `/metrics` is read before and after each run (the `negotiate_qpack_*` families, docs/operations.md).',
+    ...(opts.links.length === 0 ? [] : ['- Rows with an RTT and a loss went through `bench/h3/lossy-relay.js`: a UDP relay on loopback that'
+      + ' delays every datagram by half the RTT each way and drops each with the given probability (independent draws from a seeded'
+      + ' stream), in place of netem; the loss recovery is the clients\' and the server\'s own QUIC.']),
     '',
     '## Machine',
     '',
     `${machine.cpuModel}, ${machine.cores} cores (a shared VM: other work ran beside), ${machine.memoryGiB} GiB, ${machine.kernel},`
-      + ` Node ${machine.node}. Loopback: no loss and well under a millisecond of delay, so the blocking figures are what`
-      + ' packet ordering on one host gives, not Frindell\'s: his HOL delays and buffers come from RTTs of 10-500 ms and 0-10% loss,'
-      + ' which need netem (or a real path).',
+      + ` Node ${machine.node}. Loopback: no loss and well under a millisecond of delay, so the rows without an RTT show what`
+      + ' packet ordering on one host gives, not Frindell\'s figures: his HOL delays and buffers come from RTTs of 10-500 ms and'
+      + ' 0-10% loss, which need netem (or a real path, or the relay\'s rows).',
     '',
     `netem: ${netem}`,
     '',
@@ -195,28 +213,37 @@ async function aioquicRun(site, port) {
   const responses = await h3Fetch(port, path.join(site.caDir, 'ca.pem'), files.map((p) => ({ path: p, headers: { 'accept-encoding': ACCEPT_ENCODING } })));
   const statuses = new Map();
   for (const r of responses) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-  return `${files.length} files: ${[...statuses].map(([status, n]) => `${n} × ${status}`).join(', ')}`;
+  const others = files.filter((p, i) => responses[i].status !== 200);
+  return `${files.length} files: ${[...statuses].map(([status, n]) => `${n} × ${status}`).join(', ')}${others.length > 0 ? ` (not 200: ${others.join(', ')})` : ''}`;
 }
 
-// One client against a fresh server: its QPACK figures.
-async function measure(client, site, run) {
+// One client against a fresh server, straight or through a LossyRelay (link: { rttMs, loss }):
+// its QPACK figures. run(port): the client, on the port it is to use.
+async function measure(client, site, link, run) {
   const server = await startServer({ root: site.root, certsDir: site.certsDir, caDir: site.caDir, port: 0, host: '127.0.0.1', logLevel: 'silent', metrics: '127.0.0.1:0' });
+  const relay = link === null ? null : new LossyRelay(server.port, link);
   try {
+    const port = relay === null ? server.port : await relay.start();
     const before = parseSamples(await readMetrics(server.metricsUrl), 'negotiate_');
-    const detail = await run(server.port);
+    const detail = await run(port);
     const after = parseSamples(await readMetrics(server.metricsUrl), 'negotiate_');
-    return { client, detail, figures: qpackFigures(before, after) };
+    const dropped = relay === null ? '' : `; the relay dropped ${relay.dropped} of ${relay.dropped + relay.relayed} datagrams`;
+    return { client, detail: detail + dropped, figures: qpackFigures(before, after) };
   } finally {
+    relay?.close();
     await server.close({ timeoutMs: 2000 });
   }
 }
 
-async function bothClients(site, opts, suffix) {
+const linkLabel = (link) => (link === null ? '' : `, ${link.rttMs} ms RTT, ${Number((link.loss * 100).toPrecision(3))}% loss`);
+
+async function bothClients(site, opts, { suffix = '', link = null } = {}) {
   const home = await fs.mkdtemp(path.join(os.tmpdir(), 'qpack-served-home-'));
+  const label = suffix + linkLabel(link);
   try {
     return [
-      await measure(`Chromium${suffix}`, site, (port) => chromiumRun(site, port, opts, path.join(home, 'home'))),
-      await measure(`aioquic${suffix}`, site, (port) => aioquicRun(site, port)),
+      await measure(`Chromium${label}`, site, link, (port) => chromiumRun(site, port, opts, path.join(home, 'home'))),
+      await measure(`aioquic${label}`, site, link, (port) => aioquicRun(site, port)),
     ];
   } finally {
     await fs.rm(home, { recursive: true, force: true });
@@ -247,10 +274,11 @@ async function main() {
   try {
     // stageSite's cleanups are a test's t.after; here they run at the end.
     const site = await stageSite({ after: (fn) => cleanups.push(fn) });
-    const runs = await bothClients(site, opts, '');
+    const runs = await bothClients(site, opts);
+    for (const link of opts.links) runs.push(...await bothClients(site, opts, { link }));
     let netem = 'not tried (no --netem).';
     if (opts.netemMs !== null) {
-      const delayed = await underNetem(opts.netemMs, () => bothClients(site, opts, ' +netem'));
+      const delayed = await underNetem(opts.netemMs, () => bothClients(site, opts, { suffix: ' +netem' }));
       runs.push(...delayed.runs);
       netem = delayed.note;
     }

@@ -1,7 +1,8 @@
 'use strict';
 // bench:qpack-served (bench/h3/qpack-served.js): the figures from two scrapes of the server's
 // metrics, exactly; then end to end with two Chromium loads, checking that both clients ran over
-// HTTP/3, that every figure came from the server's counters and that the report was written.
+// HTTP/3, that every figure came from the server's counters and that the report was written; and
+// the UDP relay that adds delay and loss (bench/h3/lossy-relay.js).
 // The end-to-end test skips without Node 22.20+/24 with the QUIC addon built, Chromium,
 // certutil, or python3 with aioquic.
 const test = require('node:test');
@@ -9,8 +10,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const dgram = require('node:dgram');
+const { once } = require('node:events');
 const { execFile } = require('node:child_process');
 const { qpackFigures } = require('../../bench/h3/qpack-served');
+const { LossyRelay } = require('../../bench/h3/lossy-relay');
+const { waitFor } = require('../helpers/poll');
 const { parseSamples } = require('../../bench/h3/metrics-scrape');
 const { quicSupport, loadQuic } = require('../../server/engines/listen-h3');
 const { chromiumSkipReason } = require('../helpers/browser');
@@ -67,14 +72,14 @@ async function whyNot() {
   return (await chromiumSkipReason()) || toolSkipReason('certutil', 'libnss3-tools') || aioquicMissing();
 }
 
-test('bench:qpack-served --loads 2: Chromium and aioquic over HTTP/3, figures from the server, report written', { timeout: 120_000 }, async (t) => {
+test('bench:qpack-served --loads 2 --link 20:0: Chromium and aioquic over HTTP/3, straight and through the relay, figures from the server, report written', { timeout: 120_000 }, async (t) => {
   const reason = await whyNot();
   if (reason) return t.skip(reason);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-qpack-served-smoke-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const out = path.join(dir, 'report.md');
   const { code, stdout, stderr } = await new Promise((resolve) => {
-    execFile(process.execPath, [RUN, '--loads', '2', '--out', out], { timeout: 100_000 }, (err, so, se) => resolve({ code: err ? err.code ?? err.signal : 0, stdout: so, stderr: se }));
+    execFile(process.execPath, [RUN, '--loads', '2', '--link', '20:0', '--out', out], { timeout: 100_000 }, (err, so, se) => resolve({ code: err ? err.code ?? err.signal : 0, stdout: so, stderr: se }));
   });
   assert.equal(code, 0, `${stdout}\n${stderr}`);
   const report = fs.readFileSync(out, 'utf8');
@@ -82,11 +87,52 @@ test('bench:qpack-served --loads 2: Chromium and aioquic over HTTP/3, figures fr
   assert.match(report, /Chromium: \d+ HTTP\/3 responses \(page protocol on each load: h3, h3\)/);
   assert.match(report, /aioquic: \d+ HTTP\/3 responses \(\d+ files: /);
   // Each client's two directions: sections > 0 and a ratio below 1 (the dynamic tables at work).
-  const rows = report.split('\n').filter((l) => /^\| (Chromium|aioquic) \|/.test(l)).map((l) => l.split(' | '));
-  assert.deepEqual(rows.map((r) => r[0].slice(2) + ' ' + r[1].split(' ')[0]), ['Chromium requests', 'Chromium responses', 'aioquic requests', 'aioquic responses']);
+  const rows = report.split('\n').filter((l) => /^\| (Chromium|aioquic)[ ,]/.test(l)).map((l) => l.split(' | '));
+  const relayed = ', 20 ms RTT, 0% loss';
+  assert.deepEqual(rows.map((r) => r[0].slice(2) + ' ' + r[1].split(' ')[0]), ['Chromium', 'aioquic', `Chromium${relayed}`, `aioquic${relayed}`]
+    .flatMap((client) => [`${client} requests`, `${client} responses`]));
   for (const r of rows) {
     assert.ok(Number(r[2]) > 0 && Number(r[3]) > 0, r.join('|'));
     assert.ok(Number(r[5]) > 0 && Number(r[5]) < 1, r.join('|'));
   }
+  assert.match(report, /Chromium, 20 ms RTT, 0% loss: \d+ HTTP\/3 responses \(page protocol on each load: h3, h3; the relay dropped 0 of \d+ datagrams\)/);
   assert.match(report, /netem: not tried/);
+});
+
+test('the lossy relay: datagrams both ways after the round trip, each client its own socket; every one dropped at loss 0.999', async (t) => {
+  const echo = dgram.createSocket('udp4');
+  const peers = new Set();
+  echo.on('message', (msg, from) => {
+    peers.add(from.port);
+    echo.send(msg, from.port, from.address);
+  });
+  await new Promise((resolve) => echo.bind(0, '127.0.0.1', resolve));
+  t.after(() => echo.close());
+  const roundTrip = async (relayPort, client) => {
+    const startedAt = performance.now();
+    client.send('ping', relayPort, '127.0.0.1');
+    const [msg] = await once(client, 'message');
+    return { text: msg.toString(), ms: performance.now() - startedAt };
+  };
+  const relay = new LossyRelay(echo.address().port, { rttMs: 60, loss: 0 });
+  const port = await relay.start();
+  const clients = [dgram.createSocket('udp4'), dgram.createSocket('udp4')];
+  t.after(() => clients.forEach((c) => c.close()));
+  for (const client of clients) {
+    const { text, ms } = await roundTrip(port, client);
+    assert.equal(text, 'ping');
+    assert.ok(ms >= 59, `${ms} ms`);
+  }
+  assert.equal(peers.size, 2, 'one socket towards the server per client');
+  assert.deepEqual({ dropped: relay.dropped, relayed: relay.relayed }, { dropped: 0, relayed: 4 });
+  relay.close();
+
+  const lossy = new LossyRelay(echo.address().port, { rttMs: 0, loss: 0.999 });
+  const lossyPort = await lossy.start();
+  t.after(() => lossy.close());
+  for (let i = 0; i < 5; i++) clients[0].send('x', lossyPort, '127.0.0.1');
+  await waitFor(() => lossy.dropped === 5, { what: 'five drops' });
+  assert.equal(lossy.relayed, 0);
+  assert.throws(() => new LossyRelay(1, { rttMs: 10, loss: 1 }), RangeError);
+  assert.throws(() => new LossyRelay(1, { rttMs: -1, loss: 0 }), RangeError);
 });
