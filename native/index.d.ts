@@ -82,8 +82,8 @@ export interface QpackEncoderOptions extends EncoderFlags {
 
 export declare class QpackEncoder {
   constructor(options?: QpackEncoderOptions);
-  /** The field section for streamId and the encoder-stream bytes to send first. */
-  encode(streamId: number, headers: HeaderInput): { section: Buffer; encoderStream: Buffer };
+  /** The field section for streamId, the encoder-stream bytes to send first, and the name and value octets it encoded (no per-field overhead). */
+  encode(streamId: number, headers: HeaderInput): { section: Buffer; encoderStream: Buffer; fieldBytes: number };
   /** Bytes from the peer's decoder stream; throws ERR_QPACK_DECODER_STREAM_ERROR. */
   feedDecoder(bytes: Uint8Array): void;
   /** Treat every section so far as acknowledged. */

@@ -33,8 +33,10 @@ class QpackEncoder {
     this.#native = new addon.QpackEncoder(maxTableCapacity, tableCapacity, maxBlockedStreams, encoderFlags(opts));
   }
 
-  // One field section for streamId -> { section, encoderStream }: the bytes for
-  // the request stream and the encoder-stream instructions to send first. Names
+  // One field section for streamId -> { section, encoderStream, fieldBytes }: the
+  // bytes for the request stream, the encoder-stream instructions to send first,
+  // and the section's name and value octets (no 32-octet per-field overhead), the
+  // uncompressed size a compression ratio divides by. Names
   // and values are latin1 strings: a character above U+00FF is an
   // ERR_QPACK_INVALID_ARGUMENT TypeError, and the encoder is left as it was.
   encode(streamId, headers) {
@@ -42,7 +44,7 @@ class QpackEncoder {
     const { text, fields, count } = this.#packer.pack(headers);
     const section = intoSlab((out, offset) => this.#native.encode(streamId, text, fields, count, out, offset));
     const encoderStream = intoSlab((out, offset) => this.#native.readEncoderStream(out, offset));
-    return { section, encoderStream };
+    return { section, encoderStream, fieldBytes: text.length };
   }
 
   // Bytes from the peer's decoder stream. Throws ERR_QPACK_DECODER_STREAM_ERROR (h3Code 0x202).

@@ -40,10 +40,26 @@ function parseQpackCounters(text) {
   return new QpackCounters(totals);
 }
 
-async function readQpackCounters(url) {
-  const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-  if (res.status !== 200) throw Object.assign(new Error(`${url} answered ${res.status}`), { code: 'EMETRICS' });
-  return parseQpackCounters(await res.text());
+// Pure: every sample of the families whose names start with prefix, 'name{labels}' (or 'name'
+// for one without labels) -> value.
+function parseSamples(text, prefix) {
+  const samples = new Map();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(prefix)) continue;
+    const space = line.lastIndexOf(' ');
+    samples.set(line.slice(0, space), Number(line.slice(space + 1)));
+  }
+  return samples;
 }
 
-module.exports = { readQpackCounters, parseQpackCounters };
+async function readMetrics(url) {
+  const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+  if (res.status !== 200) throw Object.assign(new Error(`${url} answered ${res.status}`), { code: 'EMETRICS' });
+  return res.text();
+}
+
+async function readQpackCounters(url) {
+  return parseQpackCounters(await readMetrics(url));
+}
+
+module.exports = { readQpackCounters, parseQpackCounters, readMetrics, parseSamples };

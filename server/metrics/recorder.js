@@ -36,6 +36,12 @@ function defineFamilies(registry) {
     floodCloses: registry.counter('negotiate_flood_closes_total', 'Connections closed for going past a flood limit (HTTP/2 ENHANCE_YOUR_CALM), by protocol.', ['protocol']),
     refusals: registry.counter('negotiate_refusals_total', 'Requests answered with a 4xx status, by status and reason (the refusal\'s error code; "other" for 4xx without one, such as 405, 406, 412 and 416).', ['status', 'reason']),
     qpackBytes: registry.counter('negotiate_qpack_encoded_bytes_total', 'Octets the HTTP/3 QPACK encoder wrote for response header sections, by stream (request: HEADERS frame payloads; encoder: dynamic-table instructions on the encoder stream).', ['stream']),
+    qpackDecoded: registry.counter('negotiate_qpack_decoded_bytes_total', 'Octets the HTTP/3 QPACK decoder read for request field sections, by stream (request: HEADERS frame payloads, trailers included; encoder: the client\'s dynamic-table instructions on its encoder stream).', ['stream']),
+    qpackSections: registry.counter('negotiate_qpack_sections_total', 'HTTP/3 field sections, by direction (response: encoded by the server; request: received from clients, trailers included).', ['direction']),
+    qpackFieldBytes: registry.counter('negotiate_qpack_field_bytes_total', 'Name and value octets of HTTP/3 field sections, without the 32-octet per-field overhead of the table size (RFC 9204 3.2.1), by direction (response: before encoding; request: once decoded); the encoded or decoded bytes over these are the compression ratio.', ['direction']),
+    qpackBlocked: registry.counter('negotiate_qpack_blocked_sections_total', 'HTTP/3 request field sections that arrived before the encoder-stream inserts they reference, and so waited in the QPACK decoder.'),
+    qpackBlockedSeconds: registry.counter('negotiate_qpack_blocked_seconds_total', 'Seconds HTTP/3 request field sections waited for encoder-stream inserts, from their arrival to the insert that unblocked them (one whose stream was reset first adds nothing).'),
+    qpackBlockedMax: registry.gauge('negotiate_qpack_blocked_bytes_max', 'The most octets of blocked request field sections one HTTP/3 connection has held at once, since the server started (a high-water mark).'),
     duration: registry.histogram('negotiate_request_duration_seconds', 'Time from a request reaching the core to its response having all gone out, by protocol.', ['protocol'], DURATION_BUCKETS),
   };
 }
@@ -100,6 +106,68 @@ class Meter {
   }
 }
 
+// One HTTP/3 connection's QPACK decoder, counted: the octets it reads, the fields they decode
+// to, and the sections it holds while they wait for inserts. The octets held at once are this
+// connection's, so the high-water mark is per connection (the most any one has held).
+class DecoderMeter {
+  #cells;
+  #now;
+  #waiting = new Map(); // stream id -> { bytes, since } of a blocked section
+  #held = 0;
+
+  constructor(cells, now) {
+    this.#cells = cells;
+    this.#now = now;
+  }
+
+  /** A request field section of `bytes` octets on stream id; fields: what it decoded to, or null when it waits. */
+  section(id, bytes, fields) {
+    const c = this.#cells;
+    c.sections.value++;
+    c.sectionBytes.value += bytes;
+    if (fields !== null) {
+      this.#decoded(fields);
+      return;
+    }
+    c.blocked.value++;
+    this.#waiting.set(id, { bytes, since: this.#now() });
+    this.#held += bytes;
+    if (this.#held > c.blockedMax.value) c.blockedMax.value = this.#held;
+  }
+
+  /** `bytes` octets of the peer's encoder stream, and the sections they unblocked (QpackDecoder.feedEncoder's answer). */
+  encoderStream(bytes, unblocked) {
+    this.#cells.encoderBytes.value += bytes;
+    if (unblocked.length === 0) return;
+    const at = this.#now();
+    for (const { streamId, headers } of unblocked) {
+      this.#cells.blockedSeconds.value += (at - this.#release(streamId)) / 1000;
+      this.#decoded(headers);
+    }
+  }
+
+  /** Stream id was reset before its header section was decoded: a section it had waiting is dropped. */
+  cancelled(id) {
+    if (this.#waiting.has(id)) this.#release(id);
+  }
+
+  // Forgets id's waiting section -> when it arrived.
+  #release(id) {
+    const { bytes, since } = this.#waiting.get(id);
+    this.#waiting.delete(id);
+    this.#held -= bytes;
+    return since;
+  }
+
+  #decoded(fields) {
+    let octets = 0;
+    for (const [name, value] of fields) octets += name.length + value.length;
+    this.#cells.fieldBytes.value += octets;
+  }
+}
+
+const NO_DECODER_METER = Object.freeze({ section() {}, encoderStream() {}, cancelled() {} });
+
 class Recorder {
   // stats(): core.stats (decision/core.js), read at each scrape. now(): the clock of startedAt,
   // performance.now() (tests pass their own).
@@ -111,6 +179,18 @@ class Recorder {
     this.drops = byName(HANDSHAKE_DROPS, (reason) => families.handshakeDrops.cell(reason));
     this.qpackSections = families.qpackBytes.cell('request');
     this.qpackInstructions = families.qpackBytes.cell('encoder');
+    this.qpackResponses = families.qpackSections.cell('response');
+    this.qpackResponseFields = families.qpackFieldBytes.cell('response');
+    this.decoderCells = {
+      sections: families.qpackSections.cell('request'),
+      sectionBytes: families.qpackDecoded.cell('request'),
+      encoderBytes: families.qpackDecoded.cell('encoder'),
+      fieldBytes: families.qpackFieldBytes.cell('request'),
+      blocked: families.qpackBlocked.cell(),
+      blockedSeconds: families.qpackBlockedSeconds.cell(),
+      blockedMax: families.qpackBlockedMax.cell(),
+    };
+    this.now = now;
     const cacheHits = families.compressCache.cell('hit');
     const cacheMisses = families.compressCache.cell('miss');
     const compressions = byName(COMPRESSION_USES, (use) => families.compressions.cell(use));
@@ -139,10 +219,17 @@ class Recorder {
     this.drops[reason].value += count;
   }
 
-  /** One HTTP/3 response's header section: its HEADERS payload and the encoder-stream octets it needed. */
-  qpackEncoded(sectionBytes, encoderStreamBytes) {
+  /** One HTTP/3 response's header section: its HEADERS payload, the encoder-stream octets it needed, and its name and value octets. */
+  qpackEncoded(sectionBytes, encoderStreamBytes, fieldBytes) {
     this.qpackSections.value += sectionBytes;
     this.qpackInstructions.value += encoderStreamBytes;
+    this.qpackResponses.value++;
+    this.qpackResponseFields.value += fieldBytes;
+  }
+
+  /** The meter of one HTTP/3 connection's QPACK decoder. */
+  qpackDecoder() {
+    return new DecoderMeter(this.decoderCells, this.now);
   }
 
   render() {
@@ -151,6 +238,6 @@ class Recorder {
 }
 
 const NO_METER = Object.freeze({ opened() {}, closed() {}, finished() {}, floodClosed() {} });
-const NO_METRICS = Object.freeze({ h1: NO_METER, h2: NO_METER, h3: NO_METER, connectionOpened() {}, handshakeDropped() {}, qpackEncoded() {} });
+const NO_METRICS = Object.freeze({ h1: NO_METER, h2: NO_METER, h3: NO_METER, connectionOpened() {}, handshakeDropped() {}, qpackEncoded() {}, qpackDecoder: () => NO_DECODER_METER });
 
 module.exports = { Recorder, NO_METRICS, NO_METER, DURATION_BUCKETS, HANDSHAKE_DROPS };

@@ -66,4 +66,14 @@ async function trustLocalCa(caDir, home) {
   return home;
 }
 
-module.exports = { CHROMIUM_PATH, chromiumSkipReason, launchChromium, newSecureContext, trustLocalCa };
+/**
+ * Chromium allowed HTTP/3 (docs/http3.md): it trusts the local CA in caDir through a new HOME at
+ * home, and resolves localhost to 127.0.0.1, where the servers listen (it would try ::1 first).
+ * quicFlags: the --origin-to-force-quic-on switch that forces, or merely allows, QUIC.
+ */
+async function launchQuicChromium(caDir, home, quicFlags) {
+  await trustLocalCa(caDir, home);
+  return launchChromium({ home, quic: true, extraArgs: ['--host-resolver-rules=MAP localhost 127.0.0.1', ...quicFlags] });
+}
+
+module.exports = { CHROMIUM_PATH, chromiumSkipReason, launchChromium, launchQuicChromium, newSecureContext, trustLocalCa };

@@ -43,8 +43,13 @@ async function openDemo(browser, url, contextOptions = {}) {
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
   await page.goto(url, { waitUntil: 'load' });
-  await page.waitForSelector('#visit:is([data-state="ready"], [data-state="error"])');
+  await visitMeasured(page);
   return { context, page, problems };
+}
+
+/** Waits until the page's "This visit" has finished measuring (ready, or error). */
+function visitMeasured(page) {
+  return page.waitForSelector('#visit:is([data-state="ready"], [data-state="error"])');
 }
 
 function readVisit(page) {
@@ -60,4 +65,4 @@ function readVisit(page) {
   }));
 }
 
-module.exports = { stageSite, openDemo, readVisit, VARIANT, WAIT_MS };
+module.exports = { stageSite, openDemo, visitMeasured, readVisit, VARIANT, WAIT_MS };

@@ -7,7 +7,7 @@ const fs = require('node:fs/promises');
 const path = require('node:path');
 const { startServer } = require('../../server');
 const { chromiumSkipReason, launchChromium, newSecureContext, trustLocalCa } = require('../helpers/browser');
-const { stageSite, openDemo, readVisit, VARIANT, WAIT_MS } = require('../helpers/demo-site');
+const { stageSite, openDemo, visitMeasured, readVisit, VARIANT, WAIT_MS } = require('../helpers/demo-site');
 const { forEachEngine } = require('../helpers/server');
 const { toolSkipReason } = require('../helpers/tools');
 const { createEngines } = require('../../server/compression/codings');
@@ -154,7 +154,7 @@ forEachEngine((engine) => {
         const response = await page.goto(`https://localhost:${server.port}/`, { waitUntil: 'load' });
         assert.equal(response.status(), 200);
         assert.equal(await page.evaluate(() => performance.getEntriesByType('navigation')[0].nextHopProtocol), 'h2');
-        await page.waitForSelector('#visit:is([data-state="ready"], [data-state="error"])');
+        await visitMeasured(page);
         const visit = await readVisit(page);
         assert.equal(visit.state, 'ready', `page reported: ${visit.status}`);
         // The first visit left the older lodash in Chromium's dictionary store; on this one the

@@ -10,8 +10,8 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { startServer } = require('../../server');
-const { chromiumSkipReason, launchChromium, newSecureContext, trustLocalCa } = require('../helpers/browser');
-const { stageSite, readVisit, WAIT_MS } = require('../helpers/demo-site');
+const { chromiumSkipReason, launchQuicChromium, newSecureContext } = require('../helpers/browser');
+const { stageSite, visitMeasured, readVisit, WAIT_MS } = require('../helpers/demo-site');
 const { toolSkipReason } = require('../helpers/tools');
 const { quicSupport, loadQuic } = require('../../server/engines/listen-h3');
 
@@ -30,9 +30,7 @@ async function open(t, flags) {
   const { dir, root, certsDir, caDir } = await stageSite(t);
   const server = await startServer({ root, certsDir, caDir, port: 0, host: '127.0.0.1', logLevel: 'silent' });
   t.after(() => server.close({ timeoutMs: 2000 }));
-  const home = await trustLocalCa(caDir, path.join(dir, 'home'));
-  // The server listens on 127.0.0.1 only, where Chromium would try ::1 first for localhost.
-  const browser = await launchChromium({ home, quic: true, extraArgs: ['--host-resolver-rules=MAP localhost 127.0.0.1', ...flags(server.port)] });
+  const browser = await launchQuicChromium(caDir, path.join(dir, 'home'), flags(server.port));
   t.after(() => browser.close());
   const context = await newSecureContext(browser, { ignoreHTTPSErrors: false });
   const page = await context.newPage();
@@ -52,7 +50,7 @@ function protocols(page) {
 }
 
 async function visitReady(page) {
-  await page.waitForSelector('#visit:is([data-state="ready"], [data-state="error"])');
+  await visitMeasured(page);
   const visit = await readVisit(page);
   assert.equal(visit.state, 'ready', `page reported: ${visit.status}`);
   return visit;

@@ -122,7 +122,7 @@ test('HEAD and 204 get HEADERS and FIN only', async (t) => {
   assert.deepEqual(framesOf(options.written).map((f) => f.type), [FRAME.HEADERS]);
 });
 
-test('the second response references the QPACK dynamic table: a smaller HEADERS; the metrics count both parts', async (t) => {
+test('the second response references the QPACK dynamic table: a smaller HEADERS; the metrics count both parts and the fields', async (t) => {
   const core = makeCore(t);
   const metrics = new Recorder(() => core.stats);
   const { conn } = serve(core, { metrics });
@@ -135,16 +135,20 @@ test('the second response references the QPACK dynamic table: a smaller HEADERS;
     await settle(stream);
     const res = client.response(stream);
     assert.equal(res.body.toString(), TEXT);
-    costs.push({ section: res.headersSize, inserts: conn.uni[1].written.length - before });
+    // Name and value octets as the client decoded them, :status included.
+    const fields = res.headers.reduce((n, [name, value]) => n + name.length + value.length, ':status'.length + String(res.status).length);
+    costs.push({ section: res.headersSize, inserts: conn.uni[1].written.length - before, fields });
   }
   assert.ok(costs[0].inserts > 0, 'inserts on the encoder stream');
   // Only a Date of a new second may be inserted again.
   assert.ok(costs[1].section + costs[1].inserts < (costs[0].section + costs[0].inserts) / 2, JSON.stringify(costs));
   const sum = (part) => costs.reduce((n, c) => n + c[part], 0);
-  const counted = metrics.render().split('\n').filter((l) => l.startsWith('negotiate_qpack_encoded_bytes_total{'));
+  const counted = metrics.render().split('\n').filter((l) => /^negotiate_qpack_encoded_bytes_total\{|direction="response"/.test(l));
   assert.deepEqual(counted, [
     `negotiate_qpack_encoded_bytes_total{stream="request"} ${sum('section')}`,
     `negotiate_qpack_encoded_bytes_total{stream="encoder"} ${sum('inserts')}`,
+    'negotiate_qpack_sections_total{direction="response"} 2',
+    `negotiate_qpack_field_bytes_total{direction="response"} ${sum('fields')}`,
   ]);
 });
 
@@ -157,21 +161,35 @@ test('without the peer\'s SETTINGS yet, responses use no dynamic table', async (
   assert.equal(conn.uni[1].written.length, 1, 'only the stream type on the encoder stream');
 });
 
-test('a request whose HEADERS wait for inserts goes on once they arrive, and is acknowledged', async () => {
-  const { conn } = serve(stubCore());
+test('a request whose HEADERS wait for inserts goes on once they arrive, is acknowledged, and is counted as blocked', async () => {
+  let now = 0;
+  const metrics = new Recorder(() => ({ compressCache: { hits: 0, misses: 0 }, compressionSlots: { acquired: {}, heldMs: {} } }), { now: () => now });
+  const { conn } = serve(stubCore(), { metrics });
   const client = new FakeClient(conn);
   const stream = conn.open(true);
-  const { section, encoderStream } = client.encoder.encode(stream.id, [[':method', 'GET'], [':scheme', 'https'], [':authority', 'localhost'], [':path', '/late'], ['x-a', 'b']]);
+  const request = [[':method', 'GET'], [':scheme', 'https'], [':authority', 'localhost'], [':path', '/late'], ['x-a', 'b']];
+  const { section, encoderStream, fieldBytes } = client.encoder.encode(stream.id, request);
   assert.ok(encoderStream.length > 0);
   stream.push(encodeFrame(FRAME.HEADERS, section), true);
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(stream.written.length, 0, 'blocked');
+  now += 40;
   client.encoderStream.push(encoderStream);
   await settle(stream);
   assert.equal(client.response(stream).body.toString(), 'ok /late');
   const acks = conn.uni[2].written.subarray(1);
   assert.ok(acks.length > 0 && (acks[0] & 0x80) !== 0, 'a Section Acknowledgment on our decoder stream');
   client.encoder.feedDecoder(acks);
+  const counted = metrics.render().split('\n').filter((l) => /^negotiate_qpack_(decoded|blocked|sections|field)/.test(l) && !l.includes('direction="response"'));
+  assert.deepEqual(counted, [
+    `negotiate_qpack_decoded_bytes_total{stream="request"} ${section.length}`,
+    `negotiate_qpack_decoded_bytes_total{stream="encoder"} ${encoderStream.length}`,
+    'negotiate_qpack_sections_total{direction="request"} 1',
+    `negotiate_qpack_field_bytes_total{direction="request"} ${fieldBytes}`,
+    'negotiate_qpack_blocked_sections_total 1',
+    'negotiate_qpack_blocked_seconds_total 0.04',
+    `negotiate_qpack_blocked_bytes_max ${section.length}`,
+  ]);
 });
 
 const field = (path, extra = []) => [[':method', 'GET'], [':scheme', 'https'], [':authority', 'localhost'], [':path', path], ...extra];

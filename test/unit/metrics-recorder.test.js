@@ -100,16 +100,46 @@ test('open streams go up and down; connections are open until their socket close
   recorder.handshakeDropped('over_cap');
   recorder.handshakeDropped('over_cap');
   recorder.h2.floodClosed();
-  recorder.qpackEncoded(40, 25);
-  recorder.qpackEncoded(6, 0);
+  recorder.qpackEncoded(40, 25, 120);
+  recorder.qpackEncoded(6, 0, 118);
   assert.deepEqual(nonZero(recorder), [
     'negotiate_open_connections{protocol="h1"} 1', 'negotiate_open_connections{protocol="h2"} 1', 'negotiate_open_streams{protocol="h2"} 1',
     'negotiate_handshake_drops_total{reason="deadline"} 1', 'negotiate_handshake_drops_total{reason="over_cap"} 2',
     'negotiate_flood_closes_total{protocol="h2"} 1',
     'negotiate_qpack_encoded_bytes_total{stream="request"} 46', 'negotiate_qpack_encoded_bytes_total{stream="encoder"} 25',
+    'negotiate_qpack_sections_total{direction="response"} 2', 'negotiate_qpack_field_bytes_total{direction="response"} 238',
   ]);
   plain.emit('close');
   assert.match(recorder.render(), /^negotiate_open_connections\{protocol="h1"\} 0$/m);
+});
+
+test('a QPACK decoder meter counts sections, octets, fields, and how long and how much waited for inserts', () => {
+  let now = 1000;
+  const recorder = new Recorder(() => STATS, { now: () => now });
+  const one = recorder.qpackDecoder();
+  const two = recorder.qpackDecoder();
+  one.section(0, 30, [[':method', 'GET'], [':path', '/index.html']]);
+  one.section(4, 12, null);
+  now += 20;
+  one.section(8, 9, null);
+  two.section(0, 40, null);
+  one.cancelled(12); // a stream with nothing waiting
+  now += 5;
+  one.encoderStream(50, [{ streamId: 4, headers: [['a', 'bc']] }]);
+  one.encoderStream(7, []);
+  now += 250;
+  one.cancelled(8);
+  two.encoderStream(3, [{ streamId: 0, headers: [['x-long', 'v'.repeat(100)]] }]);
+  // At most 21 octets held at once on the first connection (then 35), 40 on the second: the mark is 40.
+  one.section(16, 35, null);
+  assert.deepEqual(nonZero(recorder), [
+    'negotiate_qpack_decoded_bytes_total{stream="request"} 126', 'negotiate_qpack_decoded_bytes_total{stream="encoder"} 60',
+    'negotiate_qpack_sections_total{direction="request"} 5', 'negotiate_qpack_field_bytes_total{direction="request"} 135',
+    'negotiate_qpack_blocked_sections_total 4', 'negotiate_qpack_blocked_seconds_total 0.28',
+    'negotiate_qpack_blocked_bytes_max 40',
+  ]);
+  one.section(20, 6, null);
+  assert.ok(nonZero(recorder).includes('negotiate_qpack_blocked_bytes_max 41'), 'the first connection now holds 35 + 6');
 });
 
 test('the compression cache and budget are read from the core\'s stats at each scrape', () => {
@@ -128,7 +158,11 @@ test('NO_METRICS has every hook, each doing nothing', () => {
   const socket = new EventEmitter();
   NO_METRICS.connectionOpened(socket);
   NO_METRICS.handshakeDropped('deadline');
-  NO_METRICS.qpackEncoded(40, 25);
+  NO_METRICS.qpackEncoded(40, 25, 120);
+  const decoder = NO_METRICS.qpackDecoder();
+  decoder.section(4, 10, null);
+  decoder.encoderStream(5, [{ streamId: 4, headers: [] }]);
+  decoder.cancelled(4);
   for (const meter of [NO_METRICS.h1, NO_METRICS.h2]) {
     meter.opened();
     meter.closed();

@@ -15,6 +15,12 @@ const REQUEST = [
   ['x-bytes', '\xff\x80\x00caf\xc3\xa9'],
 ];
 
+test('encode reports the name and value octets it encoded, one per field of an array value', () => {
+  const enc = new QpackEncoder();
+  assert.strictEqual(enc.encode(0, REQUEST).fieldBytes, 7 + 3 + 7 + 5 + 10 + 11 + 5 + 11 + 10 + 14 + 7 + 8);
+  assert.strictEqual(enc.encode(4, { 'Content-Type': 'text/html', 'set-cookie': ['a=1', 'b=22'], ':status': 200 }).fieldBytes, 12 + 9 + 10 + 3 + 10 + 4 + 7 + 3);
+});
+
 test('a field section round-trips, later ones reference the dynamic table', () => {
   const enc = new QpackEncoder({ maxTableCapacity: 4096, maxBlockedStreams: 100 });
   const dec = new QpackDecoder({ maxTableCapacity: 4096, maxBlockedStreams: 100 });

@@ -39,6 +39,7 @@ class Http3Connection extends EventEmitter {
   #meter;
   #guard;
   #decoder;
+  #decoderMeter;
   #fields;
   #answers; // StreamDispatch: requests to the core, responses out, access-log lines
   #control = null; // our control stream
@@ -76,6 +77,7 @@ class Http3Connection extends EventEmitter {
       maxFieldSectionSize: settings.maxFieldSectionSize * HEADER_LIST_HARD_FACTOR,
       maxBlockedBytes: blockedBytes,
     });
+    this.#decoderMeter = this.#metrics.qpackDecoder();
     this.#fields = new ResponseFields(settings);
     this.#owner.remoteAddress = quic.remoteAddress;
     quic.onstream = (stream) => this.#guarded(() => this.#onStream(stream));
@@ -240,6 +242,7 @@ class Http3Connection extends EventEmitter {
   // Inserts from the peer's encoder: the request streams they unblock go on, in order.
   #onEncoderStream(buf) {
     const unblocked = this.#decoder.feedEncoder(buf);
+    this.#decoderMeter.encoderStream(buf.length, unblocked);
     this.#flushDecoder();
     for (const { streamId, headers } of unblocked) {
       const stream = this.#streams.get(streamId);
@@ -255,13 +258,11 @@ class Http3Connection extends EventEmitter {
   // What request streams and the control stream ask of the connection.
   #owner = {
     decodeHeaders: (stream, payload) => {
-      const fields = this.#decoder.decode(stream.id, payload);
-      this.#flushDecoder();
+      const fields = this.#decode(stream, payload);
       if (fields !== null) this.#requestFields(stream, fields);
     },
     decodeTrailers: (stream, payload) => {
-      const fields = this.#decoder.decode(stream.id, payload);
-      this.#flushDecoder();
+      const fields = this.#decode(stream, payload);
       if (fields === null) throw new StreamError(stream.id, ERROR.H3_REQUEST_REJECTED, 'trailers waiting for QPACK inserts');
       checkRequestTrailers(stream.id, fields);
     },
@@ -269,9 +270,9 @@ class Http3Connection extends EventEmitter {
     requestEnded: (stream) => this.#answers.requestEnded(stream),
     glitch: () => this.#glitch(),
     encodeHeaders: (stream, d) => {
-      const { section, encoderStream } = this.#fields.encode(stream.id, d);
+      const { section, encoderStream, fieldBytes } = this.#fields.encode(stream.id, d);
       if (encoderStream.length > 0) this.#encoderStream.write(encoderStream);
-      this.#metrics.qpackEncoded(section.length, encoderStream.length);
+      this.#metrics.qpackEncoded(section.length, encoderStream.length, fieldBytes);
       return section;
     },
     finishStream: (stream) => this.#finishStream(stream),
@@ -284,6 +285,14 @@ class Http3Connection extends EventEmitter {
     },
     remoteAddress: null, // the access log's, set once the QUIC connection is known
   };
+
+  // A request stream's field section -> its fields, or null while it waits for inserts.
+  #decode(stream, payload) {
+    const fields = this.#decoder.decode(stream.id, payload);
+    this.#decoderMeter.section(stream.id, payload.length, fields);
+    this.#flushDecoder();
+    return fields;
+  }
 
   #requestFields(stream, fields) {
     stream.headersDecoded(readRequest(stream.id, fields));
@@ -324,20 +333,23 @@ class Http3Connection extends EventEmitter {
     if (!stream.reading) return;
     stream.stopReading();
     stream.quic.stopSending(code);
-    if (stream.headersPending) {
-      this.#decoder.cancelStream(stream.id);
-      this.#flushDecoder();
-    }
+    this.#cancelSection(stream);
+  }
+
+  // A stream given up before its header section was decoded: the decoder forgets what it holds
+  // of it and tells the peer's encoder (RFC 9204 4.4.2).
+  #cancelSection(stream) {
+    if (!stream.headersPending) return;
+    this.#decoder.cancelStream(stream.id);
+    this.#decoderMeter.cancelled(stream.id);
+    this.#flushDecoder();
   }
 
   // The client reset its request: the response, if any is still going, stops too.
   #onPeerReset(stream, code) {
     this.#log.debug(`http3 stream ${stream.id} reset by peer (${errorName(code)})`);
     if (stream.reading) {
-      if (stream.headersPending) {
-        this.#decoder.cancelStream(stream.id);
-        this.#flushDecoder();
-      }
+      this.#cancelSection(stream);
       stream.stopReading();
     }
     this.#glitch();

@@ -37,7 +37,7 @@ class ResponseFields {
     });
   }
 
-  // d's fields for stream id -> { section, encoderStream }.
+  // d's fields for stream id -> { section, encoderStream, fieldBytes } (QpackEncoder.encode).
   encode(id, d) {
     const fields = { ...(d.h2 ?? { ':status': d.status, ...d.headers }), date: this.#clock().text };
     return this.#encoder.encode(id, fields);
