@@ -188,6 +188,8 @@ forEachEngine((engine) => {
       // Without HTTP/3, whose start-up line (runs, or off and why) would be one more info line.
       const srv = await startTestServer({ engine, logger, logFormat: format, http3: false, files: { 'plain.txt': 'plain' } });
       t.after(() => srv.close());
+      // The start-up lines (which TLS transport runs) are not access-log lines.
+      lines.length = 0;
       await srv.h1('/plain.txt', { headers: client });
       await srv.h2('/plain.txt', { headers: client });
       await waitFor(() => lines.length >= 2, { what: 'two access-log lines' });
