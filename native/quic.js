@@ -51,16 +51,17 @@ const closedError = () => coded(Error, 'ERR_QUIC_CLOSED', 'the QUIC stream or co
 let addon = null;
 let unsupported;
 
-function opensslTooOld() {
-  const [major, minor] = (process.versions.openssl ?? '0.0').split('.').map((n) => Number.parseInt(n, 10));
-  return major < MIN_OPENSSL[0] || (major === MIN_OPENSSL[0] && minor < MIN_OPENSSL[1]);
+/** Whether an OpenSSL of this version ('3.5.8', '3.0.17+quic', ...) has the QUIC server API. */
+function opensslHasQuic(version = '0.0') {
+  const [major, minor] = version.split('.').map((n) => Number.parseInt(n, 10));
+  return major > MIN_OPENSSL[0] || (major === MIN_OPENSSL[0] && minor >= MIN_OPENSSL[1]);
 }
 
 /** { ok: true } or { ok: false, reason } (one line); checks OpenSSL before loading the addon. */
 function support() {
   if (addon) return { ok: true };
   if (unsupported === undefined) {
-    if (opensslTooOld()) {
+    if (!opensslHasQuic(process.versions.openssl)) {
       unsupported = `needs Node 22.20+ or 24 with its bundled OpenSSL 3.5 (this is Node ${process.versions.node} with OpenSSL ${process.versions.openssl})`;
     } else {
       try {
@@ -317,4 +318,4 @@ function listen(options) {
   return listener;
 }
 
-module.exports = { support, listen, DEFAULTS, H3_NO_ERROR };
+module.exports = { support, listen, opensslHasQuic, DEFAULTS, H3_NO_ERROR };

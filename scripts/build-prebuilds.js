@@ -21,8 +21,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { cacheRoot, newestCached } = require('./node-runtime');
-const { quicInclude } = require('./quic-headers');
+const { cacheRoot } = require('./node-runtime');
+const { quicInclude, cachedQuicRuntimes } = require('./quic-headers');
+const { opensslHasQuic } = require('../native/quic');
 
 const ROOT = path.resolve(__dirname, '..');
 // What binding.gyp compiles and runs (its QUIC target asks scripts/quic-headers.js), and
@@ -41,32 +42,27 @@ const ADDONS = [
 // node-gyp's complaints when it has no Node headers: it downloads them unless told where they are.
 const NO_HEADERS = /download|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|common\.gypi|node_api\.h|node\.h: No such file/i;
 
+/** The node binary to load quic.node in: this one where its OpenSSL has QUIC, else a cached Node 24 or 22.20+; null when none. */
+function quicLoader(root) {
+  if (opensslHasQuic(process.versions.openssl)) return process.execPath;
+  const [runtime] = cachedQuicRuntimes(root);
+  return runtime === undefined ? null : path.join(runtime, 'package', 'bin', 'node');
+}
+
 /**
- * The node binary to load quic.node in (this one where its OpenSSL has QUIC, else a cached Node
- * 24 or 22), and whether binding.gyp will find headers for it; fetches Node 24 into the cache
- * when there is neither. { node, headers } (node null: none), `why` when either is missing.
+ * { node (quicLoader's), why (the reason the prebuilds may lack quic.node) }. Fetches Node 24 into
+ * scripts/node-runtime.js's cache when binding.gyp would find no QUIC headers or there is no
+ * node to load quic.node in.
  */
 function quicRuntime(env) {
-  const hasQuic = (version) => {
-    const [major, minor] = String(version).split('.').map(Number);
-    return major > 3 || (major === 3 && minor >= 5);
-  };
+  const root = cacheRoot(env);
   const nodeDir = env.npm_config_nodedir || path.join(os.homedir(), '.cache', 'node-gyp', process.versions.node);
-  const cachedNode = () => {
-    for (const major of [24, 22]) {
-      const dir = newestCached(cacheRoot(env), major);
-      if (dir) return path.join(dir, 'package', 'bin', 'node');
-    }
-    return null;
-  };
-  let why = null;
-  if (quicInclude(nodeDir, cacheRoot(env)) === null || (!hasQuic(process.versions.openssl) && cachedNode() === null)) {
+  if (quicInclude(nodeDir, root) === null || quicLoader(root) === null) {
     const fetched = spawnSync(process.execPath, [path.join(__dirname, 'node-runtime.js'), '24'], { env, encoding: 'utf8' });
-    if (fetched.status !== 0) why = (fetched.stderr.trim().split('\n').pop() || `exit code ${fetched.status}`);
+    if (fetched.status !== 0) return { node: quicLoader(root), why: fetched.stderr.trim().split('\n').pop() || `exit code ${fetched.status}` };
   }
-  const node = hasQuic(process.versions.openssl) ? process.execPath : cachedNode();
-  const headers = quicInclude(nodeDir, cacheRoot(env)) !== null;
-  return { node, headers, why: why ?? (node === null ? 'no Node with OpenSSL 3.5 to load it in' : 'no OpenSSL 3.5 headers') };
+  const node = quicLoader(root);
+  return { node, why: node === null ? 'no Node with OpenSSL 3.5 to load it in' : 'no OpenSSL 3.5 headers' };
 }
 
 // npm runs scripts with its own node-gyp in npm_config_node_gyp; run by hand, the one npm ships.
@@ -103,7 +99,7 @@ function main(argv, env = process.env) {
     for (const rel of SOURCES) fs.cpSync(path.join(ROOT, rel), path.join(stage, rel), { recursive: true });
     // binding.gyp finds node-addon-api's headers by requiring it from the build's directory.
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
-    const quic = process.platform === 'linux' ? quicRuntime(env) : { node: null, headers: false, why: 'Linux only' };
+    const quic = process.platform === 'linux' ? quicRuntime(env) : { node: null, why: 'Linux only' };
     const gyp = spawnSync(process.execPath, [nodeGyp(env), 'rebuild', '--release'], { cwd: stage, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (gyp.status !== 0) {
       process.stderr.write(buildFailure(`${gyp.stdout ?? ''}${gyp.stderr ?? ''}${gyp.error ? gyp.error.message : ''}`));

@@ -30,14 +30,19 @@ function declaresQuic(include) {
   return false;
 }
 
+const includeOf = (runtime) => path.join(runtime, 'package', 'include', 'node');
+
+/** The Node runtimes in scripts/node-runtime.js's cache whose headers declare the QUIC server API, newest major first. */
+function cachedQuicRuntimes(root = cacheRoot()) {
+  return [24, 22].map((major) => newestCached(root, major)).filter((dir) => dir !== null && declaresQuic(includeOf(dir)));
+}
+
 /** The include folder to build the QUIC addon with, or null. */
 function quicInclude(nodeDir, root = cacheRoot()) {
-  const candidates = [nodeDir && path.join(nodeDir, 'include', 'node')];
-  for (const major of [24, 22]) {
-    const dir = newestCached(root, major);
-    if (dir) candidates.push(path.join(dir, 'package', 'include', 'node'));
-  }
-  return candidates.find((dir) => dir && declaresQuic(dir)) ?? null;
+  const own = nodeDir && path.join(nodeDir, 'include', 'node');
+  if (own && declaresQuic(own)) return own;
+  const [runtime] = cachedQuicRuntimes(root);
+  return runtime === undefined ? null : includeOf(runtime);
 }
 
 // binding.gyp drops NODEDIR's include/node from the quic target (the OpenSSL 3.0 headers of a Node
@@ -48,4 +53,4 @@ if (require.main === module) {
   process.stdout.write(include === null ? '' : `${include}/.`);
 }
 
-module.exports = { quicInclude, declaresQuic };
+module.exports = { quicInclude, declaresQuic, cachedQuicRuntimes };

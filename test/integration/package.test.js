@@ -17,6 +17,7 @@ const { REPO_ROOT, PASS_DONE } = require('../helpers/server');
 const { tscSkipReason, runTsc } = require('../helpers/tsc');
 const { zstdBackend } = require('../../server/compression/zstd');
 const { aioquicMissing, h3Fetch } = require('../helpers/h3-fetch');
+const { opensslHasQuic } = require('../../native/quic');
 const demoPackages = require('../../docs/tools/demo-packages');
 
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
@@ -139,8 +140,7 @@ test('installed with --ignore-scripts on Linux, --transport c runs on the prebui
   const out = server.output();
   assert.match(out, /TLS connections on the C transport \(--transport c\)/);
   assert.doesNotMatch(out, STACK_LINE);
-  const [major, minor] = process.versions.openssl.split('.').map(Number);
-  if (major < 3 || (major === 3 && minor < 5)) {
+  if (!opensslHasQuic(process.versions.openssl)) {
     assert.match(out, /HTTP\/3 off: needs Node 22\.20\+ or 24/);
     return;
   }
